@@ -1,0 +1,1 @@
+//! Holder package for the criterion benches in `benches/`.

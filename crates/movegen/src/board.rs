@@ -1,0 +1,128 @@
+//! `Board`: where the pieces stand, as bitboards per colour and per role plus
+//! a square-indexed mailbox for O(1) "what is on this square".
+//!
+//! The board knows nothing about whose turn it is or about rules; `Position`
+//! adds those.
+
+use crate::bitboard::Bitboard;
+use crate::types::{Color, Piece, Role, Square};
+
+/// Piece placement.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    by_color: [Bitboard; 2],
+    by_role: [Bitboard; 7],
+    occupied: Bitboard,
+    /// 0 = empty, else `1 + color * 8 + role`.
+    mailbox: [u8; 64],
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::empty()
+    }
+}
+
+impl Board {
+    /// A board without pieces.
+    pub const fn empty() -> Board {
+        Board {
+            by_color: [Bitboard::EMPTY; 2],
+            by_role: [Bitboard::EMPTY; 7],
+            occupied: Bitboard::EMPTY,
+            mailbox: [0; 64],
+        }
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub const fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    /// Squares holding pieces of `color`.
+    #[inline]
+    pub const fn color(&self, color: Color) -> Bitboard {
+        self.by_color[color as usize]
+    }
+
+    /// Squares holding pieces of `role` (either colour).
+    #[inline]
+    pub const fn role(&self, role: Role) -> Bitboard {
+        self.by_role[role as usize]
+    }
+
+    /// Squares holding `color`'s pieces of `role`.
+    #[inline]
+    pub const fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        Bitboard(self.by_color[color as usize].0 & self.by_role[role as usize].0)
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub const fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let v = self.mailbox[sq.index()];
+        if v == 0 {
+            None
+        } else {
+            let color = if v > 8 { Color::Black } else { Color::White };
+            let role = match Role::from_index(((v - 1) & 7) as usize) {
+                Some(r) => r,
+                None => Role::Pawn,
+            };
+            Some(Piece { color, role })
+        }
+    }
+
+    /// The role on `sq`, if any.
+    #[inline]
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        self.piece_at(sq).map(|p| p.role)
+    }
+
+    /// Puts `piece` on the empty square `sq`.
+    #[inline]
+    pub fn put(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(self.mailbox[sq.index()] == 0, "put on occupied {sq}");
+        let bb = Bitboard::from_square(sq);
+        self.by_color[piece.color.index()] |= bb;
+        self.by_role[piece.role.index()] |= bb;
+        self.occupied |= bb;
+        self.mailbox[sq.index()] = 1 + piece.color as u8 * 8 + piece.role as u8;
+    }
+
+    /// Removes `piece`, which must be on `sq`.
+    #[inline]
+    pub fn remove(&mut self, sq: Square, piece: Piece) {
+        let bb = Bitboard::from_square(sq);
+        self.by_color[piece.color.index()] ^= bb;
+        self.by_role[piece.role.index()] ^= bb;
+        self.occupied ^= bb;
+        self.mailbox[sq.index()] = 0;
+    }
+
+    /// Removes whatever stands on `sq` and returns it.
+    #[inline]
+    pub fn take(&mut self, sq: Square) -> Option<Piece> {
+        let p = self.piece_at(sq)?;
+        self.remove(sq, p);
+        Some(p)
+    }
+
+    /// Moves `piece` from `from` to the empty square `to`.
+    #[inline]
+    pub fn shift(&mut self, from: Square, to: Square, piece: Piece) {
+        let bb = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.by_color[piece.color.index()] ^= bb;
+        self.by_role[piece.role.index()] ^= bb;
+        self.occupied ^= bb;
+        self.mailbox[to.index()] = self.mailbox[from.index()];
+        self.mailbox[from.index()] = 0;
+    }
+
+    /// Every piece with its square, a1 first.
+    pub fn iter(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.occupied
+            .map(move |sq| (sq, self.piece_at(sq).expect("occupied square")))
+    }
+}

@@ -1,0 +1,48 @@
+//! # movegen
+//!
+//! Legal move generation for standard chess and five variants (suicide,
+//! threecheck, atomic, losers, knightmate): bitboards with PEXT or magic
+//! slider lookups, FEN/UCI/SAN, incremental Zobrist keys, game outcome and
+//! perft.
+//!
+//! Positions are generic over a zero-sized [`Variant`] type ([`variants`]),
+//! so each game's rules are constants folded into its own copy of the hot
+//! code. Pick the game at run time once, with [`dispatch!`].
+//!
+//! ```
+//! use movegen::{perft, variants::Atomic, Position};
+//! let pos = Position::<Atomic>::startpos();
+//! assert_eq!(perft(&pos, 3), 8902);
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod attacks;
+mod bitboard;
+mod board;
+mod fen;
+mod game;
+mod movegen;
+mod moves;
+mod notation;
+mod outcome;
+mod perft;
+mod position;
+#[doc(hidden)]
+pub mod slow_attacks;
+mod types;
+mod variant;
+pub mod variants;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use fen::FenError;
+pub use game::Game;
+pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use notation::MoveError;
+pub use outcome::{EndReason, Outcome};
+pub use perft::{divide, perft};
+pub use position::{castle, Position};
+pub use types::{Color, Piece, Role, Square};
+pub use variant::{UnknownVariant, Variant, VariantKind};

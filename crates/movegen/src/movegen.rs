@@ -1,0 +1,591 @@
+//! Legal move generation, generic over the variant.
+//!
+//! Generators hand a [`Sink`] one batch per piece: the piece's origin and the
+//! bitboard of its legal destinations. Counting the leaves of a perft is then
+//! a popcount per batch, "is there any capture?" stops at the first batch, and
+//! building a [`MoveList`] expands the batches. Three generators cover the six
+//! games, chosen by constants so the choice compiles away:
+//!
+//! - `royal`: chess, threecheck, losers, knightmate. Check and pin masks make
+//!   every emitted move legal without trying it (the royal knight of
+//!   knightmate only changes which table its own moves and attacks use).
+//! - `pseudo` without a filter: suicide, where every pseudo-legal move is legal.
+//! - `pseudo` through the atomic filter: each destination is tested by
+//!   computing the explosion on bitboards (no copy of the position).
+//!
+//! Forced capture (suicide, losers) runs the generator over capture targets
+//! first and over quiet targets only if no capture was found.
+
+use crate::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
+    rook_attacks,
+};
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::{castles_of, CastleSide, Position};
+use crate::types::{Color, Role, Square};
+use crate::variant::Variant;
+
+/// Receives batches of legal moves. Returning `true` stops generation.
+pub(crate) trait Sink {
+    /// `role` may move from `from` to every square of `to` (never empty).
+    /// Pawn batches include promotions (destinations on the last rank) and en
+    /// passant (the destination equal to the en-passant square).
+    fn moves(&mut self, role: Role, from: Square, to: Bitboard) -> bool;
+    /// The castling `side` is legal.
+    fn castle(&mut self, side: &CastleSide) -> bool;
+}
+
+/// Counts moves: a popcount per batch, promotions once per promotion role.
+pub(crate) struct Counter<V> {
+    pub(crate) n: u64,
+    _v: std::marker::PhantomData<V>,
+}
+
+impl<V: Variant> Counter<V> {
+    pub(crate) fn new() -> Self {
+        Counter {
+            n: 0,
+            _v: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<V: Variant> Sink for Counter<V> {
+    #[inline(always)]
+    fn moves(&mut self, role: Role, _from: Square, to: Bitboard) -> bool {
+        self.n += to.count() as u64;
+        if role == Role::Pawn {
+            self.n += (to & Bitboard::BACK_RANKS).count() as u64 * (V::PROMOTIONS.len() as u64 - 1);
+        }
+        false
+    }
+    #[inline(always)]
+    fn castle(&mut self, _side: &CastleSide) -> bool {
+        self.n += 1;
+        false
+    }
+}
+
+/// Stops at the first move.
+pub(crate) struct AnyMove(pub(crate) bool);
+
+impl Sink for AnyMove {
+    #[inline(always)]
+    fn moves(&mut self, _role: Role, _from: Square, _to: Bitboard) -> bool {
+        self.0 = true;
+        true
+    }
+    #[inline(always)]
+    fn castle(&mut self, _side: &CastleSide) -> bool {
+        self.0 = true;
+        true
+    }
+}
+
+/// Expands batches into a [`MoveList`].
+pub(crate) struct Lister<'a, V> {
+    pub(crate) list: &'a mut MoveList,
+    pub(crate) ep: Option<Square>,
+    _v: std::marker::PhantomData<V>,
+}
+
+impl<'a, V: Variant> Lister<'a, V> {
+    pub(crate) fn new(list: &'a mut MoveList, ep: Option<Square>) -> Self {
+        Lister {
+            list,
+            ep,
+            _v: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<V: Variant> Sink for Lister<'_, V> {
+    #[inline(always)]
+    fn moves(&mut self, role: Role, from: Square, to: Bitboard) -> bool {
+        if role == Role::Pawn {
+            for sq in to {
+                if Bitboard::BACK_RANKS.contains(sq) {
+                    for &r in V::PROMOTIONS {
+                        self.list.push(Move::new(from, sq, MoveKind::Promotion(r)));
+                    }
+                } else if Some(sq) == self.ep {
+                    self.list.push(Move::new(from, sq, MoveKind::EnPassant));
+                } else {
+                    self.list.push(Move::normal(from, sq));
+                }
+            }
+        } else {
+            for sq in to {
+                self.list.push(Move::normal(from, sq));
+            }
+        }
+        false
+    }
+    #[inline(always)]
+    fn castle(&mut self, side: &CastleSide) -> bool {
+        self.list
+            .push(Move::new(side.king_from, side.king_to, MoveKind::Castle));
+        false
+    }
+}
+
+/// Remembers whether anything passed through.
+struct Tracker<'a, S> {
+    inner: &'a mut S,
+    seen: bool,
+}
+
+impl<S: Sink> Sink for Tracker<'_, S> {
+    #[inline(always)]
+    fn moves(&mut self, role: Role, from: Square, to: Bitboard) -> bool {
+        self.seen = true;
+        self.inner.moves(role, from, to)
+    }
+    #[inline(always)]
+    fn castle(&mut self, side: &CastleSide) -> bool {
+        self.seen = true;
+        self.inner.castle(side)
+    }
+}
+
+/// Keeps only the destinations whose explosion leaves the mover's king safe.
+struct AtomicFilter<'a, V: Variant, S> {
+    pos: &'a Position<V>,
+    inner: &'a mut S,
+}
+
+impl<V: Variant, S: Sink> Sink for AtomicFilter<'_, V, S> {
+    #[inline(always)]
+    fn moves(&mut self, role: Role, from: Square, to: Bitboard) -> bool {
+        let mut legal = Bitboard::EMPTY;
+        for sq in to {
+            if atomic_move_is_legal(self.pos, role, from, sq) {
+                legal = legal.with(sq);
+            }
+        }
+        legal.any() && self.inner.moves(role, from, legal)
+    }
+    #[inline(always)]
+    fn castle(&mut self, side: &CastleSide) -> bool {
+        self.inner.castle(side)
+    }
+}
+
+/// Which destinations a generator pass may produce.
+#[derive(Clone, Copy)]
+pub(crate) struct Targets {
+    /// Allowed destination squares (captures: enemy pieces; quiets: empty squares).
+    squares: Bitboard,
+    /// Whether en-passant captures are included.
+    en_passant: bool,
+    /// Whether castling is included.
+    castling: bool,
+}
+
+impl Targets {
+    fn all<V: Variant>(pos: &Position<V>) -> Targets {
+        Targets {
+            squares: !pos.board.color(pos.turn),
+            en_passant: true,
+            castling: true,
+        }
+    }
+    pub(crate) fn captures<V: Variant>(pos: &Position<V>) -> Targets {
+        Targets {
+            squares: pos.board.color(pos.turn.other()),
+            en_passant: true,
+            castling: false,
+        }
+    }
+    fn quiets<V: Variant>(pos: &Position<V>) -> Targets {
+        Targets {
+            squares: !pos.board.occupied(),
+            en_passant: false,
+            castling: true,
+        }
+    }
+}
+
+/// Generates every legal move of `pos` into `sink`. Returns `true` if the
+/// sink stopped generation.
+#[inline(always)]
+pub(crate) fn generate<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S) -> bool {
+    if pos.is_over_by_rule() {
+        return false;
+    }
+    if V::MUST_CAPTURE {
+        let mut tracker = Tracker {
+            inner: sink,
+            seen: false,
+        };
+        if generate_targets(pos, &mut tracker, Targets::captures(pos)) {
+            return true;
+        }
+        if tracker.seen {
+            return false;
+        }
+        generate_targets(pos, sink, Targets::quiets(pos))
+    } else {
+        generate_targets(pos, sink, Targets::all(pos))
+    }
+}
+
+/// Generates the legal moves of `pos` restricted to `targets`, ignoring the
+/// forced-capture rule.
+#[inline(always)]
+pub(crate) fn generate_targets<V: Variant, S: Sink>(
+    pos: &Position<V>,
+    sink: &mut S,
+    targets: Targets,
+) -> bool {
+    if V::ATOMIC {
+        let mut filter = AtomicFilter { pos, inner: sink };
+        pseudo::<V, _>(pos, &mut filter, targets)
+    } else if V::ROYAL {
+        royal::<V, S>(pos, sink, targets)
+    } else {
+        pseudo::<V, S>(pos, sink, targets)
+    }
+}
+
+/// Squares one step ahead of the pawns `pawns` of `color`.
+#[inline(always)]
+fn pawn_push(sq: Square, color: Color) -> Square {
+    Square::from_index_unchecked(if color.is_white() {
+        sq.raw() + 8
+    } else {
+        sq.raw().wrapping_sub(8)
+    })
+}
+
+/// Destinations of the pawn on `from` (pushes onto empty squares, captures of
+/// enemy pieces), without en passant, before any legality mask.
+#[inline(always)]
+fn pawn_targets<V: Variant>(pos: &Position<V>, from: Square, targets: Bitboard) -> Bitboard {
+    let us = pos.turn;
+    let occ = pos.board.occupied();
+    let mut t = pawn_attacks(us, from) & pos.board.color(us.other());
+    // A pawn on the last rank cannot exist, so the push square is on the board.
+    let one = pawn_push(from, us);
+    if !occ.contains(one) {
+        t |= Bitboard::from_square(one);
+        if from.rank() == us.pawn_rank() {
+            let two = pawn_push(one, us);
+            if !occ.contains(two) {
+                t |= Bitboard::from_square(two);
+            }
+        }
+    }
+    t & targets
+}
+
+/// Attack set of a non-pawn piece of `role` on `from`, as it moves in `V`.
+#[inline(always)]
+fn piece_attacks<V: Variant>(role: Role, from: Square, occ: Bitboard) -> Bitboard {
+    match role {
+        Role::Knight => knight_attacks(from),
+        Role::Bishop => bishop_attacks(from, occ),
+        Role::Rook => rook_attacks(from, occ),
+        Role::Queen => queen_attacks(from, occ),
+        Role::King if V::ROYAL_KNIGHT => knight_attacks(from),
+        Role::King | Role::Commoner => king_attacks(from),
+        Role::Pawn => Bitboard::EMPTY,
+    }
+}
+
+/// Legal moves in the games with a royal king and ordinary check (chess,
+/// threecheck, losers, knightmate).
+#[inline(always)]
+fn royal<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets) -> bool {
+    let us = pos.turn;
+    let b = &pos.board;
+    let our = b.color(us);
+    let their = b.color(us.other());
+    let occ = b.occupied();
+    let Some(ksq) = pos.king(us) else {
+        return false;
+    };
+    let allowed = targets.squares & !our;
+
+    // The royal piece: every destination not attacked once it has left.
+    let step = piece_attacks::<V>(Role::King, ksq, occ) & allowed;
+    if step.any() {
+        let occ_without_king = occ.without(ksq);
+        let mut legal = Bitboard::EMPTY;
+        for to in step {
+            if pos.attackers_within(to, occ_without_king, their).is_empty() {
+                legal = legal.with(to);
+            }
+        }
+        if legal.any() && sink.moves(Role::King, ksq, legal) {
+            return true;
+        }
+    }
+
+    let checkers = pos.checkers;
+    if checkers.more_than_one() {
+        return false;
+    }
+    let check_mask = match checkers.first() {
+        Some(c) => between(ksq, c).with(c),
+        None => Bitboard::FULL,
+    };
+    let mask = allowed & check_mask;
+    let pinned = pos.pinned;
+
+    // Knights (a pinned knight can never move).
+    if !V::ROYAL_KNIGHT {
+        for from in b.pieces(us, Role::Knight) & !pinned {
+            let to = knight_attacks(from) & mask;
+            if to.any() && sink.moves(Role::Knight, from, to) {
+                return true;
+            }
+        }
+    }
+    // Sliders and commoners: a pinned piece stays on its pin line.
+    for role in [Role::Bishop, Role::Rook, Role::Queen, Role::Commoner] {
+        if role == Role::Commoner && !V::ROYAL_KNIGHT {
+            continue;
+        }
+        for from in b.pieces(us, role) {
+            let mut to = piece_attacks::<V>(role, from, occ) & mask;
+            if pinned.contains(from) {
+                to &= line(ksq, from);
+            }
+            if to.any() && sink.moves(role, from, to) {
+                return true;
+            }
+        }
+    }
+    // Pawns.
+    let ep_capturers = match pos.ep {
+        Some(ep) if targets.en_passant => pawn_attacks(us.other(), ep),
+        _ => Bitboard::EMPTY,
+    };
+    for from in b.pieces(us, Role::Pawn) {
+        let mut to = pawn_targets(pos, from, targets.squares) & check_mask;
+        if pinned.contains(from) {
+            to &= line(ksq, from);
+        }
+        if ep_capturers.contains(from) {
+            if let Some(ep) = pos.ep {
+                if en_passant_is_safe(pos, ksq, from, ep) {
+                    to = to.with(ep);
+                }
+            }
+        }
+        if to.any() && sink.moves(Role::Pawn, from, to) {
+            return true;
+        }
+    }
+    // Castling.
+    if targets.castling && checkers.is_empty() && pos.castling != 0 {
+        for side in castles_of(us) {
+            if pos.castling & side.right != 0
+                && (between(side.king_from, side.rook_from) & occ).is_empty()
+                && castle_path_safe(pos, side)
+                && sink.castle(side)
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// `true` if no enemy piece attacks the square the king passes and the square
+/// it lands on (the king is known not to be in check).
+#[inline]
+fn castle_path_safe<V: Variant>(pos: &Position<V>, side: &CastleSide) -> bool {
+    let their = pos.board.color(pos.turn.other());
+    let occ_after = pos.board.occupied().without(side.king_from).without(side.rook_from)
+        | Bitboard::from_square(side.king_to)
+        | Bitboard::from_square(side.rook_to);
+    let pass = Square::from_coords((side.king_from.file() + side.king_to.file()) / 2, side.king_from.rank());
+    let their_king = pos.board.pieces(pos.turn.other(), Role::King);
+    [pass, side.king_to].into_iter().all(|sq| {
+        (V::ATOMIC && (king_attacks(sq) & their_king).any())
+            || pos.attackers_within(sq, occ_after, their).is_empty()
+    })
+}
+
+/// En passant can uncover the king along the rank (both pawns leave it) or
+/// fail to answer a check, so it is tested on the resulting occupancy.
+#[inline]
+fn en_passant_is_safe<V: Variant>(pos: &Position<V>, ksq: Square, from: Square, ep: Square) -> bool {
+    let captured = Square::from_coords(ep.file(), from.rank());
+    let occ = pos.board.occupied().without(from).without(captured).with(ep);
+    let their = pos.board.color(pos.turn.other()).without(captured);
+    pos.attackers_within(ksq, occ, their).is_empty()
+}
+
+/// Pseudo-legal moves: every move of suicide (no royal piece), and atomic's
+/// candidates before the explosion test. Kings never capture in atomic.
+#[inline(always)]
+fn pseudo<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets) -> bool {
+    let us = pos.turn;
+    let b = &pos.board;
+    let occ = b.occupied();
+    let allowed = targets.squares & !b.color(us);
+
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+        let mut role_allowed = allowed;
+        if V::ATOMIC && role == Role::King {
+            role_allowed &= !b.color(us.other());
+        }
+        for from in b.pieces(us, role) {
+            let to = piece_attacks::<V>(role, from, occ) & role_allowed;
+            if to.any() && sink.moves(role, from, to) {
+                return true;
+            }
+        }
+    }
+    let ep_capturers = match pos.ep {
+        Some(ep) if targets.en_passant => pawn_attacks(us.other(), ep),
+        _ => Bitboard::EMPTY,
+    };
+    for from in b.pieces(us, Role::Pawn) {
+        let mut to = pawn_targets(pos, from, targets.squares);
+        if ep_capturers.contains(from) {
+            if let Some(ep) = pos.ep {
+                to = to.with(ep);
+            }
+        }
+        if to.any() && sink.moves(Role::Pawn, from, to) {
+            return true;
+        }
+    }
+    if targets.castling && pos.castling != 0 {
+        for side in castles_of(us) {
+            if pos.castling & side.right == 0
+                || (between(side.king_from, side.rook_from) & occ).any()
+            {
+                continue;
+            }
+            if V::ATOMIC && (pos.is_check() || !castle_path_safe(pos, side)) {
+                continue;
+            }
+            if sink.castle(side) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Atomic legality of a pseudo-legal move, decided on bitboards: the mover's
+/// king must survive, and afterwards either the enemy king is gone, the kings
+/// touch, or no remaining enemy piece attacks the mover's king.
+#[inline]
+pub(crate) fn atomic_move_is_legal<V: Variant>(
+    pos: &Position<V>,
+    role: Role,
+    from: Square,
+    to: Square,
+) -> bool {
+    let us = pos.turn;
+    let b = &pos.board;
+    let occ = b.occupied();
+    let their = b.color(us.other());
+    let Some(ksq) = pos.king(us) else {
+        return false;
+    };
+    let their_king = b.pieces(us.other(), Role::King);
+    let is_ep = role == Role::Pawn && Some(to) == pos.ep;
+    if their.contains(to) || is_ep {
+        let captured = if is_ep {
+            Square::from_coords(to.file(), from.rank())
+        } else {
+            to
+        };
+        let blast = (king_attacks(to) & occ & !b.role(Role::Pawn))
+            .with(to)
+            .with(captured)
+            .with(from);
+        if blast.contains(ksq) {
+            return false;
+        }
+        if (blast & their_king).any() {
+            return true;
+        }
+        if (king_attacks(ksq) & their_king).any() {
+            return true;
+        }
+        pos.attackers_within(ksq, occ & !blast, their & !blast).is_empty()
+    } else {
+        let king = if role == Role::King { to } else { ksq };
+        if (king_attacks(king) & their_king).any() {
+            return true;
+        }
+        let occ_after = occ.without(from).with(to);
+        pos.attackers_within(king, occ_after, their).is_empty()
+    }
+}
+
+impl<V: Variant> Position<V> {
+    /// Every legal move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.legal_moves_into(&mut list);
+        list
+    }
+
+    /// Appends every legal move to `list` (cleared first).
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        let mut sink = Lister::<V>::new(list, self.ep);
+        generate(self, &mut sink);
+    }
+
+    /// The number of legal moves, without building a list.
+    #[inline]
+    pub fn count_legal(&self) -> u64 {
+        let mut c = Counter::<V>::new();
+        generate(self, &mut c);
+        c.n
+    }
+
+    /// `true` if the side to move has a legal move.
+    #[inline]
+    pub fn has_legal_move(&self) -> bool {
+        let mut any = AnyMove(false);
+        generate(self, &mut any);
+        any.0
+    }
+
+    /// `true` if a legal capture is available (en passant included; in atomic
+    /// a capture is any move that explodes). Ignores the forced-capture rule,
+    /// which only restricts non-captures.
+    #[inline]
+    pub fn has_capture(&self) -> bool {
+        if self.is_over_by_rule() {
+            return false;
+        }
+        let mut any = AnyMove(false);
+        generate_targets(self, &mut any, Targets::captures(self));
+        any.0
+    }
+
+    /// Legal captures only (en passant included).
+    pub fn legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if !self.is_over_by_rule() {
+            let mut sink = Lister::<V>::new(&mut list, self.ep);
+            generate_targets(self, &mut sink, Targets::captures(self));
+        }
+        list
+    }
+
+    /// `true` if `m` is a legal move here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(&m)
+    }
+
+    /// `true` if `m` captures something (en passant included).
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        m.is_en_passant()
+            || (!m.is_castle() && self.board.color(self.turn.other()).contains(m.to()))
+    }
+}

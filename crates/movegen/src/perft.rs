@@ -1,0 +1,34 @@
+//! Perft: the number of legal move sequences of a given length, the standard
+//! test of a move generator. The last ply is counted in bulk (a popcount per
+//! piece, see `movegen.rs`), never by making the moves.
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::variant::Variant;
+
+/// Number of legal move sequences of exactly `depth` plies from `pos`.
+pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal(),
+        _ => {
+            let moves = pos.legal_moves();
+            let mut n = 0;
+            for &m in moves.iter() {
+                n += perft(&pos.play(m), depth - 1);
+            }
+            n
+        }
+    }
+}
+
+/// Perft split by first move: each legal move with the count below it.
+pub fn divide<V: Variant>(pos: &Position<V>, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|&m| (m, perft(&pos.play(m), depth - 1)))
+        .collect()
+}

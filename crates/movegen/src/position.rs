@@ -1,0 +1,531 @@
+//! `Position<V>`: a board plus everything else that decides the legal moves
+//! (side to move, castling rights, en-passant square, clocks, remaining checks),
+//! its Zobrist key, and cached check information. Generic over the variant so
+//! that every rule test is a constant.
+//!
+//! Positions are small `Copy` values and moves are made by copy-make
+//! ([`Position::play`]): search and perft never undo a move.
+
+use crate::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+};
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::moves::{Move, MoveKind};
+use crate::outcome::Outcome;
+use crate::types::{Color, Piece, Role, Square};
+use crate::variant::Variant;
+use crate::zobrist;
+use std::marker::PhantomData;
+
+/// Castling right bits.
+pub mod castle {
+    /// White king side (rook on h1).
+    pub const WHITE_KING: u8 = 1;
+    /// White queen side (rook on a1).
+    pub const WHITE_QUEEN: u8 = 2;
+    /// Black king side (rook on h8).
+    pub const BLACK_KING: u8 = 4;
+    /// Black queen side (rook on a8).
+    pub const BLACK_QUEEN: u8 = 8;
+    /// All four.
+    pub const ALL: u8 = 15;
+}
+
+/// Rights kept when something moves from, to (or explodes on) a square.
+const fn castle_masks() -> [u8; 64] {
+    let mut m = [castle::ALL; 64];
+    m[0] = castle::ALL & !castle::WHITE_QUEEN;
+    m[4] = castle::ALL & !(castle::WHITE_KING | castle::WHITE_QUEEN);
+    m[7] = castle::ALL & !castle::WHITE_KING;
+    m[56] = castle::ALL & !castle::BLACK_QUEEN;
+    m[60] = castle::ALL & !(castle::BLACK_KING | castle::BLACK_QUEEN);
+    m[63] = castle::ALL & !castle::BLACK_KING;
+    m
+}
+static CASTLE_MASK: [u8; 64] = castle_masks();
+
+/// One castling move's geometry.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CastleSide {
+    pub(crate) right: u8,
+    pub(crate) king_from: Square,
+    pub(crate) king_to: Square,
+    pub(crate) rook_from: Square,
+    pub(crate) rook_to: Square,
+}
+
+/// The four castlings: white king side, white queen side, black king side, black queen side.
+pub(crate) const CASTLES: [CastleSide; 4] = [
+    CastleSide {
+        right: castle::WHITE_KING,
+        king_from: Square::E1,
+        king_to: Square::G1,
+        rook_from: Square::H1,
+        rook_to: Square::F1,
+    },
+    CastleSide {
+        right: castle::WHITE_QUEEN,
+        king_from: Square::E1,
+        king_to: Square::C1,
+        rook_from: Square::A1,
+        rook_to: Square::D1,
+    },
+    CastleSide {
+        right: castle::BLACK_KING,
+        king_from: Square::E8,
+        king_to: Square::G8,
+        rook_from: Square::H8,
+        rook_to: Square::F8,
+    },
+    CastleSide {
+        right: castle::BLACK_QUEEN,
+        king_from: Square::E8,
+        king_to: Square::C8,
+        rook_from: Square::A8,
+        rook_to: Square::D8,
+    },
+];
+
+/// The castlings available to `color` (a slice of two).
+#[inline]
+pub(crate) fn castles_of(color: Color) -> &'static [CastleSide] {
+    match color {
+        Color::White => &CASTLES[..2],
+        Color::Black => &CASTLES[2..],
+    }
+}
+
+/// A position of game `V`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position<V: Variant> {
+    pub(crate) board: Board,
+    pub(crate) turn: Color,
+    pub(crate) castling: u8,
+    /// Set only when a pawn of the side to move could capture there.
+    pub(crate) ep: Option<Square>,
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+    /// Checks each side still has to give (threecheck; 3 elsewhere).
+    pub(crate) checks_left: [u8; 2],
+    pub(crate) key: u64,
+    /// Pieces giving check to the side to move (royal variants).
+    pub(crate) checkers: Bitboard,
+    /// Side-to-move pieces pinned to their king (royal, non-atomic variants).
+    pub(crate) pinned: Bitboard,
+    pub(crate) _variant: PhantomData<V>,
+}
+
+impl<V: Variant> std::fmt::Debug for Position<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position<{}>({})", V::KIND.name(), self.fen())
+    }
+}
+
+impl<V: Variant> std::fmt::Display for Position<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.fen())
+    }
+}
+
+impl<V: Variant> Default for Position<V> {
+    fn default() -> Self {
+        Self::startpos()
+    }
+}
+
+impl<V: Variant> Position<V> {
+    /// The start position of the game.
+    pub fn startpos() -> Self {
+        Self::from_fen(V::START_FEN).expect("start FEN is valid")
+    }
+
+    /// The pieces.
+    #[inline]
+    pub const fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Side to move.
+    #[inline]
+    pub const fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Castling rights as bits of [`castle`].
+    #[inline]
+    pub const fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+
+    /// En-passant square, present only when a capture there is pseudo-legal.
+    #[inline]
+    pub const fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline]
+    pub const fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// Move number, starting at 1 and incremented after Black moves.
+    #[inline]
+    pub const fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// Checks `color` still has to give to win (threecheck; always 3 elsewhere).
+    #[inline]
+    pub const fn checks_remaining(&self, color: Color) -> u8 {
+        self.checks_left[color as usize]
+    }
+
+    /// The Zobrist key, maintained incrementally.
+    #[inline]
+    pub const fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Pieces giving check to the side to move (always empty in suicide, and
+    /// in atomic while the kings touch).
+    #[inline]
+    pub const fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// `true` if the side to move is in check.
+    #[inline]
+    pub const fn is_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    /// Square of `color`'s royal piece (the first king in suicide, where kings
+    /// are not royal and there may be several or none).
+    #[inline]
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.board.pieces(color, Role::King).first()
+    }
+
+    /// Pieces that move like a knight (ordinary knights, and the royal knight
+    /// in knightmate).
+    #[inline]
+    pub(crate) fn knight_movers(&self) -> Bitboard {
+        if V::ROYAL_KNIGHT {
+            self.board.role(Role::Knight) | self.board.role(Role::King)
+        } else {
+            self.board.role(Role::Knight)
+        }
+    }
+
+    /// Pieces that move like a king (kings, and commoners in knightmate).
+    #[inline]
+    pub(crate) fn king_movers(&self) -> Bitboard {
+        if V::ROYAL_KNIGHT {
+            self.board.role(Role::Commoner)
+        } else {
+            self.board.role(Role::King)
+        }
+    }
+
+    /// Pieces among `attackers` that attack `sq` when `occupied` are the
+    /// occupied squares. Pawn attacks are taken from the colour of each pawn.
+    #[inline]
+    pub(crate) fn attackers_within(
+        &self,
+        sq: Square,
+        occupied: Bitboard,
+        attackers: Bitboard,
+    ) -> Bitboard {
+        let b = &self.board;
+        let diag = b.role(Role::Bishop) | b.role(Role::Queen);
+        let orth = b.role(Role::Rook) | b.role(Role::Queen);
+        let pawns = (pawn_attacks(Color::White, sq) & b.pieces(Color::Black, Role::Pawn))
+            | (pawn_attacks(Color::Black, sq) & b.pieces(Color::White, Role::Pawn));
+        attackers
+            & (pawns
+                | (knight_attacks(sq) & self.knight_movers())
+                | (king_attacks(sq) & self.king_movers())
+                | (bishop_attacks(sq, occupied) & diag)
+                | (rook_attacks(sq, occupied) & orth))
+    }
+
+    /// Pieces of `by` attacking `sq` with the given occupancy.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        self.attackers_within(sq, occupied, self.board.color(by))
+    }
+
+    /// `true` if the kings of both sides stand next to each other (atomic:
+    /// then neither can be in check).
+    #[inline]
+    pub(crate) fn kings_touch(&self) -> bool {
+        let kings = self.board.role(Role::King);
+        match self.king(Color::White) {
+            Some(w) => (king_attacks(w) & kings & self.board.color(Color::Black)).any(),
+            None => false,
+        }
+    }
+
+    /// Recomputes `checkers` and `pinned` for the side to move.
+    #[inline]
+    pub(crate) fn update_check_info(&mut self) {
+        if !V::ROYAL {
+            return;
+        }
+        let us = self.turn;
+        let Some(ksq) = self.king(us) else {
+            self.checkers = Bitboard::EMPTY;
+            self.pinned = Bitboard::EMPTY;
+            return;
+        };
+        let occ = self.board.occupied();
+        let them = self.board.color(us.other());
+        self.checkers = self.attackers_within(ksq, occ, them);
+        if V::ATOMIC {
+            if self.checkers.any() && self.kings_touch() {
+                self.checkers = Bitboard::EMPTY;
+            }
+            return;
+        }
+        let b = &self.board;
+        let snipers = them
+            & ((rook_attacks(ksq, Bitboard::EMPTY) & (b.role(Role::Rook) | b.role(Role::Queen)))
+                | (bishop_attacks(ksq, Bitboard::EMPTY)
+                    & (b.role(Role::Bishop) | b.role(Role::Queen))));
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let blockers = between(ksq, s) & occ;
+            if !blockers.more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        self.pinned = pinned & b.color(us);
+    }
+
+    /// The key computed from scratch (tests compare it with [`Position::key`]).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0;
+        for (sq, p) in self.board.iter() {
+            k ^= zobrist::piece(p.color, p.role, sq);
+        }
+        k ^= zobrist::castling(self.castling);
+        if let Some(ep) = self.ep {
+            k ^= zobrist::en_passant(ep.file());
+        }
+        if self.turn == Color::Black {
+            k ^= zobrist::side();
+        }
+        if V::CHECK_COUNTING {
+            for c in Color::ALL {
+                k ^= zobrist::checks(c, self.checks_left[c.index()]);
+            }
+        }
+        k
+    }
+
+    /// Sets the en-passant square after a double push to `to` by the side
+    /// that just moved, if the side now to move could capture there.
+    #[inline]
+    fn set_ep_after_double_push(&mut self, mover: Color, to: Square) {
+        let ep = Square::from_index_unchecked(if mover.is_white() {
+            to.raw() - 8
+        } else {
+            to.raw() + 8
+        });
+        if (pawn_attacks(mover, ep) & self.board.pieces(mover.other(), Role::Pawn)).any() {
+            self.ep = Some(ep);
+            self.key ^= zobrist::en_passant(ep.file());
+        }
+    }
+
+    #[inline]
+    fn put(&mut self, sq: Square, p: Piece) {
+        self.board.put(sq, p);
+        self.key ^= zobrist::piece(p.color, p.role, sq);
+    }
+
+    #[inline]
+    fn remove(&mut self, sq: Square, p: Piece) {
+        self.board.remove(sq, p);
+        self.key ^= zobrist::piece(p.color, p.role, sq);
+    }
+
+    #[inline]
+    fn shift(&mut self, from: Square, to: Square, p: Piece) {
+        self.board.shift(from, to, p);
+        self.key ^= zobrist::piece(p.color, p.role, from) ^ zobrist::piece(p.color, p.role, to);
+    }
+
+    /// The position after `m`, which must be legal here (as generated by
+    /// [`Position::legal_moves`] or accepted by [`Position::is_legal`]).
+    #[inline]
+    pub fn play(&self, m: Move) -> Self {
+        let mut next = *self;
+        next.play_mut(m);
+        next
+    }
+
+    /// Makes the legal move `m` in place.
+    pub fn play_mut(&mut self, m: Move) {
+        let us = self.turn;
+        let them = us.other();
+        let from = m.from();
+        let to = m.to();
+        let Some(mover) = self.board.piece_at(from) else {
+            debug_assert!(false, "no piece on {from} for {m}");
+            return;
+        };
+
+        if let Some(ep) = self.ep.take() {
+            self.key ^= zobrist::en_passant(ep.file());
+        }
+        let old_castling = self.castling;
+        self.halfmove += 1;
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+
+        let mut captured = false;
+        match m.kind() {
+            MoveKind::Castle => {
+                let Some(side) = CASTLES
+                    .iter()
+                    .find(|c| c.king_from == from && c.king_to == to)
+                else {
+                    debug_assert!(false, "bad castle {m}");
+                    return;
+                };
+                let rook = Piece {
+                    color: us,
+                    role: Role::Rook,
+                };
+                self.remove(from, mover);
+                self.remove(side.rook_from, rook);
+                self.put(side.king_to, mover);
+                self.put(side.rook_to, rook);
+            }
+            MoveKind::EnPassant => {
+                let cap_sq = Square::from_coords(to.file(), from.rank());
+                self.remove(
+                    cap_sq,
+                    Piece {
+                        color: them,
+                        role: Role::Pawn,
+                    },
+                );
+                self.shift(from, to, mover);
+                captured = true;
+            }
+            MoveKind::Normal | MoveKind::Promotion(_) => {
+                if let Some(victim) = self.board.piece_at(to) {
+                    self.remove(to, victim);
+                    captured = true;
+                }
+                match m.promotion() {
+                    Some(role) => {
+                        self.remove(from, mover);
+                        self.put(to, Piece { color: us, role });
+                    }
+                    None => self.shift(from, to, mover),
+                }
+                if mover.role == Role::Pawn && from.raw().abs_diff(to.raw()) == 16 {
+                    self.set_ep_after_double_push(us, to);
+                }
+            }
+        }
+
+        self.castling &= CASTLE_MASK[from.index()] & CASTLE_MASK[to.index()];
+        if captured || mover.role == Role::Pawn {
+            self.halfmove = 0;
+        }
+
+        if V::ATOMIC && captured {
+            // The capturer and every non-pawn piece around the capture square explode.
+            if let Some(p) = self.board.piece_at(to) {
+                self.remove(to, p);
+            }
+            let blast = king_attacks(to) & self.board.occupied() & !self.board.role(Role::Pawn);
+            for sq in blast {
+                if let Some(p) = self.board.piece_at(sq) {
+                    self.remove(sq, p);
+                }
+                self.castling &= CASTLE_MASK[sq.index()];
+            }
+        }
+
+        if self.castling != old_castling {
+            self.key ^= zobrist::castling(old_castling ^ self.castling);
+        }
+        self.turn = them;
+        self.key ^= zobrist::side();
+        self.update_check_info();
+
+        if V::CHECK_COUNTING && self.checkers.any() {
+            let left = &mut self.checks_left[us.index()];
+            self.key ^= zobrist::checks(us, *left);
+            *left = left.saturating_sub(1);
+            self.key ^= zobrist::checks(us, *left);
+        }
+    }
+
+    /// The game's result if it is over by its own rules or because the side to
+    /// move has no legal move. Does not know the move history: see
+    /// [`crate::Game`] for the 50-move rule, repetition and insufficient material.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = V::end_by_rule(self) {
+            return Some(o);
+        }
+        if self.has_legal_move() {
+            None
+        } else {
+            Some(V::end_without_moves(self))
+        }
+    }
+
+    /// `true` if the game is over by its own rule before any move is
+    /// considered (perft counts 0 moves there).
+    #[inline]
+    pub fn is_over_by_rule(&self) -> bool {
+        if V::ATOMIC {
+            return self.board.role(Role::King).count() < 2
+                || self.board.pieces(Color::White, Role::King).is_empty()
+                || self.board.pieces(Color::Black, Role::King).is_empty();
+        }
+        if V::CHECK_COUNTING {
+            return self.checks_left[0] == 0 || self.checks_left[1] == 0;
+        }
+        if V::BARE_KING_WINS || !V::ROYAL {
+            return V::end_by_rule(self).is_some();
+        }
+        false
+    }
+
+    /// `true` if neither side can win by material (the variant's rule).
+    pub fn is_insufficient_material(&self) -> bool {
+        V::insufficient_material(self)
+    }
+
+    /// This position as another variant's position (same pieces and state),
+    /// used by tests and tools that compare variants. Check information is
+    /// recomputed; no validation is done.
+    pub fn same_setup_as<W: Variant>(&self) -> Position<W> {
+        let mut p = Position::<W> {
+            board: self.board,
+            turn: self.turn,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            checks_left: self.checks_left,
+            key: 0,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            _variant: PhantomData,
+        };
+        p.update_check_info();
+        p.key = p.compute_key();
+        p
+    }
+}

@@ -1,0 +1,33 @@
+//! The six games, one file each. Each file states its rules in its header and
+//! holds every rule of that game that is not a constant flag: how the game ends
+//! by its own rule and what having no legal moves means.
+
+mod atomic;
+mod chess;
+mod knightmate;
+mod losers;
+mod suicide;
+mod threecheck;
+
+pub use atomic::Atomic;
+pub use chess::Chess;
+pub use knightmate::Knightmate;
+pub use losers::Losers;
+pub use suicide::Suicide;
+pub use threecheck::ThreeCheck;
+
+use crate::types::Role;
+
+/// FIDE promotion choices (queen first: the likeliest move first).
+pub(crate) const FIDE_PROMOTIONS: &[Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+/// The FIDE set of pieces.
+pub(crate) const FIDE_ROLES: &[Role] = &[
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
+/// The FIDE start position.
+pub(crate) const FIDE_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -1,0 +1,40 @@
+//! Suicide (XBoard "Suicide"; CECP, Fairy-Stockfish and PGN call it giveaway).
+//!
+//! - Captures are mandatory; the player chooses among captures.
+//! - The king is an ordinary piece: no check, it can be captured, and pawns
+//!   may promote to it (Q, R, B, N or K).
+//! - Castling is allowed (king and rook unmoved, squares between empty, no
+//!   condition about attacked squares); it is a non-capture.
+//! - The side to move with no legal move wins. A position in which the side
+//!   not to move has no pieces is over too, won by that side.
+
+use super::{FIDE_ROLES, FIDE_START};
+use crate::outcome::{EndReason, Outcome};
+use crate::position::Position;
+use crate::variant::{win_for, Variant, VariantKind};
+use crate::Role;
+
+/// Suicide (giveaway with castling).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Suicide;
+
+impl Variant for Suicide {
+    const KIND: VariantKind = VariantKind::Suicide;
+    const ROYAL: bool = false;
+    const MUST_CAPTURE: bool = true;
+    const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::King];
+    const ROLES: &'static [Role] = FIDE_ROLES;
+    const START_FEN: &'static str = FIDE_START;
+
+    fn end_by_rule(pos: &Position<Self>) -> Option<Outcome> {
+        let waiting = pos.turn().other();
+        pos.board()
+            .color(waiting)
+            .is_empty()
+            .then(|| win_for(waiting, EndReason::NoMoves))
+    }
+
+    fn end_without_moves(pos: &Position<Self>) -> Outcome {
+        win_for(pos.turn(), EndReason::NoMoves)
+    }
+}
