@@ -1,1 +1,54 @@
-fn main(){}
+//! `varia`: the command line of the varia toolkit. One module per subcommand;
+//! `main` only parses arguments, dispatches, and turns errors into a one-line
+//! message and exit code 2.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod moves;
+mod perft;
+
+/// Chess-variant toolkit: perft verification, (soon) engine, matches and tuning.
+#[derive(Parser, Debug)]
+#[command(name = "varia", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count legal move sequences (perft) for one position, every variant's
+    /// start position, or a suite file of expected counts.
+    Perft(perft::Args),
+    /// Print the legal moves and game state of positions (one FEN per line on
+    /// stdin, or --fen), for cross-checking against other implementations.
+    Moves(moves::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with success; usage errors exit 2.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        None => perft::run(perft::Args::default()),
+        Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::Moves(args)) => moves::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
