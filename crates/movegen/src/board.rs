@@ -1,5 +1,10 @@
-//! `Board`: where the pieces stand, as bitboards per colour and per role plus
-//! a square-indexed mailbox for O(1) "what is on this square".
+//! `Board`: where the pieces stand, as bitboards per colour and per role.
+//!
+//! There is deliberately no square-indexed mailbox: positions are copied on
+//! every move (copy-make), and without one a position stays under 128 bytes,
+//! which the compiler copies with a few vector moves instead of a `memcpy`
+//! call (measured: about 10% of perft time). "What is on this square" tests
+//! the role bitboards instead.
 //!
 //! The board knows nothing about whose turn it is or about rules; `Position`
 //! adds those.
@@ -13,8 +18,6 @@ pub struct Board {
     by_color: [Bitboard; 2],
     by_role: [Bitboard; 7],
     occupied: Bitboard,
-    /// 0 = empty, else `1 + color * 8 + role`.
-    mailbox: [u8; 64],
 }
 
 impl Default for Board {
@@ -30,7 +33,6 @@ impl Board {
             by_color: [Bitboard::EMPTY; 2],
             by_role: [Bitboard::EMPTY; 7],
             occupied: Bitboard::EMPTY,
-            mailbox: [0; 64],
         }
     }
 
@@ -60,35 +62,35 @@ impl Board {
 
     /// The piece on `sq`, if any.
     #[inline]
-    pub const fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let v = self.mailbox[sq.index()];
-        if v == 0 {
-            None
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let role = self.role_at(sq)?;
+        let color = if self.by_color[0].contains(sq) {
+            Color::White
         } else {
-            let color = if v > 8 { Color::Black } else { Color::White };
-            let role = match Role::from_index(((v - 1) & 7) as usize) {
-                Some(r) => r,
-                None => Role::Pawn,
-            };
-            Some(Piece { color, role })
-        }
+            Color::Black
+        };
+        Some(Piece { color, role })
     }
 
     /// The role on `sq`, if any.
     #[inline]
     pub fn role_at(&self, sq: Square) -> Option<Role> {
-        self.piece_at(sq).map(|p| p.role)
+        if !self.occupied.contains(sq) {
+            return None;
+        }
+        Role::ALL
+            .into_iter()
+            .find(|&r| self.by_role[r.index()].contains(sq))
     }
 
     /// Puts `piece` on the empty square `sq`.
     #[inline]
     pub fn put(&mut self, sq: Square, piece: Piece) {
-        debug_assert!(self.mailbox[sq.index()] == 0, "put on occupied {sq}");
+        debug_assert!(!self.occupied.contains(sq), "put on occupied {sq}");
         let bb = Bitboard::from_square(sq);
         self.by_color[piece.color.index()] |= bb;
         self.by_role[piece.role.index()] |= bb;
         self.occupied |= bb;
-        self.mailbox[sq.index()] = 1 + piece.color as u8 * 8 + piece.role as u8;
     }
 
     /// Removes `piece`, which must be on `sq`.
@@ -98,7 +100,6 @@ impl Board {
         self.by_color[piece.color.index()] ^= bb;
         self.by_role[piece.role.index()] ^= bb;
         self.occupied ^= bb;
-        self.mailbox[sq.index()] = 0;
     }
 
     /// Removes whatever stands on `sq` and returns it.
@@ -116,8 +117,6 @@ impl Board {
         self.by_color[piece.color.index()] ^= bb;
         self.by_role[piece.role.index()] ^= bb;
         self.occupied ^= bb;
-        self.mailbox[to.index()] = self.mailbox[from.index()];
-        self.mailbox[from.index()] = 0;
     }
 
     /// Every piece with its square, a1 first.

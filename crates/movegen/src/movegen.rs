@@ -34,6 +34,19 @@ pub(crate) trait Sink {
     fn moves(&mut self, role: Role, from: Square, to: Bitboard) -> bool;
     /// The castling `side` is legal.
     fn castle(&mut self, side: &CastleSide) -> bool;
+    /// Pawns move to every square of `to` (never empty) from the square
+    /// `delta` behind it (the set-wise form of pawn pushes and captures; never
+    /// en passant).
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, delta: i8) -> bool {
+        for sq in to {
+            let from = Square::from_index_unchecked((sq.raw() as i8 - delta) as u8);
+            if self.moves(Role::Pawn, from, Bitboard::from_square(sq)) {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// Counts moves: a popcount per batch, promotions once per promotion role.
@@ -65,6 +78,10 @@ impl<V: Variant> Sink for Counter<V> {
         self.n += 1;
         false
     }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, _delta: i8) -> bool {
+        self.moves(Role::Pawn, Square::A1, to)
+    }
 }
 
 /// Stops at the first move.
@@ -78,6 +95,11 @@ impl Sink for AnyMove {
     }
     #[inline(always)]
     fn castle(&mut self, _side: &CastleSide) -> bool {
+        self.0 = true;
+        true
+    }
+    #[inline(always)]
+    fn pawns(&mut self, _to: Bitboard, _delta: i8) -> bool {
         self.0 = true;
         true
     }
@@ -146,6 +168,11 @@ impl<S: Sink> Sink for Tracker<'_, S> {
     fn castle(&mut self, side: &CastleSide) -> bool {
         self.seen = true;
         self.inner.castle(side)
+    }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, delta: i8) -> bool {
+        self.seen = true;
+        self.inner.pawns(to, delta)
     }
 }
 
@@ -280,6 +307,41 @@ fn pawn_targets<V: Variant>(pos: &Position<V>, from: Square, targets: Bitboard) 
     t & targets
 }
 
+/// Set-wise pushes and captures of `pawns` onto `allowed` squares, emitted
+/// as four batches (single push, double push, two capture directions).
+#[inline(always)]
+fn pawn_sets<V: Variant, S: Sink>(
+    pos: &Position<V>,
+    sink: &mut S,
+    pawns: Bitboard,
+    allowed: Bitboard,
+) -> bool {
+    let us = pos.turn;
+    let empty = !pos.board.occupied();
+    let their = pos.board.color(us.other());
+    let white = us.is_white();
+    let up: i8 = if white { 8 } else { -8 };
+    let double_rank = Bitboard::rank(if white { 2 } else { 5 });
+    let single = pawns.shift_up(white) & empty;
+    let double = (single & double_rank).shift_up(white) & empty;
+    let west = Bitboard((pawns & !Bitboard::FILE_A).0).shift_up(white);
+    let west = Bitboard(west.0 >> 1) & their;
+    let east = Bitboard((pawns & !Bitboard::FILE_H).0).shift_up(white);
+    let east = Bitboard(east.0 << 1) & their;
+    for (to, delta) in [
+        (west, up - 1),
+        (east, up + 1),
+        (single, up),
+        (double, 2 * up),
+    ] {
+        let to = to & allowed;
+        if to.any() && sink.pawns(to, delta) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Attack set of a non-pawn piece of `role` on `from`, as it moves in `V`.
 #[inline(always)]
 fn piece_attacks<V: Variant>(role: Role, from: Square, occ: Bitboard) -> Bitboard {
@@ -363,10 +425,14 @@ fn royal<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets)
         Some(ep) if targets.en_passant => pawn_attacks(us.other(), ep),
         _ => Bitboard::EMPTY,
     };
-    for from in b.pieces(us, Role::Pawn) {
-        let mut to = pawn_targets(pos, from, targets.squares) & check_mask;
+    let pawns = b.pieces(us, Role::Pawn);
+    if pawn_sets(pos, sink, pawns & !pinned, targets.squares & check_mask) {
+        return true;
+    }
+    for from in pawns & (pinned | ep_capturers) {
+        let mut to = Bitboard::EMPTY;
         if pinned.contains(from) {
-            to &= line(ksq, from);
+            to = pawn_targets(pos, from, targets.squares) & check_mask & line(ksq, from);
         }
         if ep_capturers.contains(from) {
             if let Some(ep) = pos.ep {
@@ -445,8 +511,12 @@ fn pseudo<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets
         Some(ep) if targets.en_passant => pawn_attacks(us.other(), ep),
         _ => Bitboard::EMPTY,
     };
-    for from in b.pieces(us, Role::Pawn) {
-        let mut to = pawn_targets(pos, from, targets.squares);
+    let pawns = b.pieces(us, Role::Pawn);
+    if pawn_sets(pos, sink, pawns, targets.squares) {
+        return true;
+    }
+    for from in pawns & ep_capturers {
+        let mut to = Bitboard::EMPTY;
         if ep_capturers.contains(from) {
             if let Some(ep) = pos.ep {
                 to = to.with(ep);
