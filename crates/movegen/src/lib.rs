@@ -28,6 +28,7 @@ mod notation;
 mod outcome;
 mod perft;
 mod position;
+mod stats;
 #[doc(hidden)]
 pub mod slow_attacks;
 mod types;
@@ -44,5 +45,6 @@ pub use notation::MoveError;
 pub use outcome::{EndReason, Outcome};
 pub use perft::{divide, perft};
 pub use position::{castle, Position};
+pub use stats::{leaf_stats, perft_stats, PerftStats, StatColumns, STAT_NAMES};
 pub use types::{Color, Piece, Role, Square};
 pub use variant::{UnknownVariant, Variant, VariantKind};
