@@ -105,8 +105,17 @@ fn main() {
         }
         writeln!(out, "];").unwrap();
     }
-    writeln!(out, "pub(crate) const SLIDER_TABLE_LEN: usize = {};", table.len()).unwrap();
-    writeln!(out, "pub(crate) static SLIDER_TABLE: [u64; SLIDER_TABLE_LEN] = [").unwrap();
+    writeln!(
+        out,
+        "pub(crate) const SLIDER_TABLE_LEN: usize = {};",
+        table.len()
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "pub(crate) static SLIDER_TABLE: [u64; SLIDER_TABLE_LEN] = ["
+    )
+    .unwrap();
     for chunk in table.chunks(8) {
         let line: Vec<String> = chunk.iter().map(|v| format!("{v:#x}")).collect();
         writeln!(out, "    {},", line.join(", ")).unwrap();

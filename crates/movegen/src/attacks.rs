@@ -192,12 +192,20 @@ pub fn aligned(a: Square, b: Square, c: Square) -> bool {
 
 /// Slow reference for a rook, for tests and table checks.
 pub fn slow_rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(slow_slider_attacks(sq.index() as u32, occupied.0, &ROOK_DIRS))
+    Bitboard(slow_slider_attacks(
+        sq.index() as u32,
+        occupied.0,
+        &ROOK_DIRS,
+    ))
 }
 
 /// Slow reference for a bishop, for tests and table checks.
 pub fn slow_bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(slow_slider_attacks(sq.index() as u32, occupied.0, &BISHOP_DIRS))
+    Bitboard(slow_slider_attacks(
+        sq.index() as u32,
+        occupied.0,
+        &BISHOP_DIRS,
+    ))
 }
 
 #[cfg(test)]
@@ -241,13 +249,37 @@ mod tests {
 
     #[test]
     fn leapers_match_reference() {
-        let knight = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-        let king = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+        let knight = [
+            (1, 2),
+            (2, 1),
+            (2, -1),
+            (1, -2),
+            (-1, -2),
+            (-2, -1),
+            (-2, 1),
+            (-1, 2),
+        ];
+        let king = [
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+        ];
         for sq in Square::all() {
             assert_eq!(knight_attacks(sq), slow_leaper(sq, &knight));
             assert_eq!(king_attacks(sq), slow_leaper(sq, &king));
-            assert_eq!(pawn_attacks(Color::White, sq), slow_leaper(sq, &[(-1, 1), (1, 1)]));
-            assert_eq!(pawn_attacks(Color::Black, sq), slow_leaper(sq, &[(-1, -1), (1, -1)]));
+            assert_eq!(
+                pawn_attacks(Color::White, sq),
+                slow_leaper(sq, &[(-1, 1), (1, 1)])
+            );
+            assert_eq!(
+                pawn_attacks(Color::Black, sq),
+                slow_leaper(sq, &[(-1, -1), (1, -1)])
+            );
         }
     }
 
@@ -269,7 +301,8 @@ mod tests {
                     // Collinear squares by cross product.
                     let collinear = Square::all()
                         .filter(|&c| {
-                            (c.file() as i32 - a.file() as i32) * (b.rank() as i32 - a.rank() as i32)
+                            (c.file() as i32 - a.file() as i32)
+                                * (b.rank() as i32 - a.rank() as i32)
                                 == (c.rank() as i32 - a.rank() as i32)
                                     * (b.file() as i32 - a.file() as i32)
                         })

@@ -81,9 +81,7 @@ fn parse_board<V: Variant>(field: &str) -> Result<Board, FenError> {
             } else {
                 let piece = Piece::from_char(c)
                     .filter(|p| V::ROLES.contains(&p.role))
-                    .ok_or_else(|| {
-                        err(format!("'{c}' is not a piece of {}", V::KIND.name()))
-                    })?;
+                    .ok_or_else(|| err(format!("'{c}' is not a piece of {}", V::KIND.name())))?;
                 if file >= 8 {
                     return Err(err(format!("rank {} has more than 8 squares", rank + 1)));
                 }
@@ -162,7 +160,9 @@ impl<V: Variant> Position<V> {
         }
         let halfmove = match fields.peek() {
             Some(h) if !h.starts_with('+') => {
-                let v = h.parse::<u32>().map_err(|_| FenError::Halfmove(h.to_string()))?;
+                let v = h
+                    .parse::<u32>()
+                    .map_err(|_| FenError::Halfmove(h.to_string()))?;
                 fields.next();
                 v
             }
@@ -227,7 +227,11 @@ impl<V: Variant> Position<V> {
             let name = if color.is_white() { "white" } else { "black" };
             let kings = b.pieces(color, Role::King).count();
             if V::ROYAL {
-                let royal = if V::ROYAL_KNIGHT { "royal knights" } else { "kings" };
+                let royal = if V::ROYAL_KNIGHT {
+                    "royal knights"
+                } else {
+                    "kings"
+                };
                 if kings > 1 {
                     return bad(format!("{name} has {kings} {royal}"));
                 }
@@ -310,8 +314,8 @@ impl<V: Variant> Position<V> {
         let attacked = self
             .attackers_to(ksq, self.turn, self.board.occupied())
             .any();
-        let touching = V::ATOMIC
-            && (king_attacks(ksq) & self.board.pieces(self.turn, Role::King)).any();
+        let touching =
+            V::ATOMIC && (king_attacks(ksq) & self.board.pieces(self.turn, Role::King)).any();
         if attacked && !touching {
             return Err(FenError::Impossible(
                 "the side not to move is in check".into(),

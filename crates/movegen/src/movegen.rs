@@ -105,49 +105,48 @@ impl Sink for AnyMove {
     }
 }
 
-/// Expands batches into a [`MoveList`].
-pub(crate) struct Lister<'a, V> {
-    pub(crate) list: &'a mut MoveList,
-    pub(crate) ep: Option<Square>,
+/// Expands batches into single moves and hands each to a closure: the one
+/// place that turns a pawn batch into promotions and en passant.
+pub(crate) struct EachMove<V, F> {
+    ep: Option<Square>,
+    f: F,
     _v: std::marker::PhantomData<V>,
 }
 
-impl<'a, V: Variant> Lister<'a, V> {
-    pub(crate) fn new(list: &'a mut MoveList, ep: Option<Square>) -> Self {
-        Lister {
-            list,
+impl<V: Variant, F: FnMut(Move)> EachMove<V, F> {
+    #[inline(always)]
+    pub(crate) fn new(ep: Option<Square>, f: F) -> Self {
+        EachMove {
             ep,
+            f,
             _v: std::marker::PhantomData,
         }
     }
 }
 
-impl<V: Variant> Sink for Lister<'_, V> {
+impl<V: Variant, F: FnMut(Move)> Sink for EachMove<V, F> {
     #[inline(always)]
     fn moves(&mut self, role: Role, from: Square, to: Bitboard) -> bool {
-        if role == Role::Pawn {
-            for sq in to {
+        for sq in to {
+            if role == Role::Pawn {
                 if Bitboard::BACK_RANKS.contains(sq) {
                     for &r in V::PROMOTIONS {
-                        self.list.push(Move::new(from, sq, MoveKind::Promotion(r)));
+                        (self.f)(Move::new(from, sq, MoveKind::Promotion(r)));
                     }
-                } else if Some(sq) == self.ep {
-                    self.list.push(Move::new(from, sq, MoveKind::EnPassant));
-                } else {
-                    self.list.push(Move::normal(from, sq));
+                    continue;
+                }
+                if Some(sq) == self.ep {
+                    (self.f)(Move::new(from, sq, MoveKind::EnPassant));
+                    continue;
                 }
             }
-        } else {
-            for sq in to {
-                self.list.push(Move::normal(from, sq));
-            }
+            (self.f)(Move::normal(from, sq));
         }
         false
     }
     #[inline(always)]
     fn castle(&mut self, side: &CastleSide) -> bool {
-        self.list
-            .push(Move::new(side.king_from, side.king_to, MoveKind::Castle));
+        (self.f)(Move::new(side.king_from, side.king_to, MoveKind::Castle));
         false
     }
 }
@@ -465,10 +464,17 @@ fn royal<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets)
 #[inline]
 fn castle_path_safe<V: Variant>(pos: &Position<V>, side: &CastleSide) -> bool {
     let their = pos.board.color(pos.turn.other());
-    let occ_after = pos.board.occupied().without(side.king_from).without(side.rook_from)
+    let occ_after = pos
+        .board
+        .occupied()
+        .without(side.king_from)
+        .without(side.rook_from)
         | Bitboard::from_square(side.king_to)
         | Bitboard::from_square(side.rook_to);
-    let pass = Square::from_coords((side.king_from.file() + side.king_to.file()) / 2, side.king_from.rank());
+    let pass = Square::from_coords(
+        (side.king_from.file() + side.king_to.file()) / 2,
+        side.king_from.rank(),
+    );
     let their_king = pos.board.pieces(pos.turn.other(), Role::King);
     [pass, side.king_to].into_iter().all(|sq| {
         (V::ATOMIC && (king_attacks(sq) & their_king).any())
@@ -479,9 +485,19 @@ fn castle_path_safe<V: Variant>(pos: &Position<V>, side: &CastleSide) -> bool {
 /// En passant can uncover the king along the rank (both pawns leave it) or
 /// fail to answer a check, so it is tested on the resulting occupancy.
 #[inline]
-fn en_passant_is_safe<V: Variant>(pos: &Position<V>, ksq: Square, from: Square, ep: Square) -> bool {
+fn en_passant_is_safe<V: Variant>(
+    pos: &Position<V>,
+    ksq: Square,
+    from: Square,
+    ep: Square,
+) -> bool {
     let captured = Square::from_coords(ep.file(), from.rank());
-    let occ = pos.board.occupied().without(from).without(captured).with(ep);
+    let occ = pos
+        .board
+        .occupied()
+        .without(from)
+        .without(captured)
+        .with(ep);
     let their = pos.board.color(pos.turn.other()).without(captured);
     pos.attackers_within(ksq, occ, their).is_empty()
 }
@@ -495,7 +511,13 @@ fn pseudo<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets
     let occ = b.occupied();
     let allowed = targets.squares & !b.color(us);
 
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+    for role in [
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ] {
         let mut role_allowed = allowed;
         if V::ATOMIC && role == Role::King {
             role_allowed &= !b.color(us.other());
@@ -582,7 +604,8 @@ pub(crate) fn atomic_move_is_legal<V: Variant>(
         if (king_attacks(ksq) & their_king).any() {
             return true;
         }
-        pos.attackers_within(ksq, occ & !blast, their & !blast).is_empty()
+        pos.attackers_within(ksq, occ & !blast, their & !blast)
+            .is_empty()
     } else {
         let king = if role == Role::King { to } else { ksq };
         if (king_attacks(king) & their_king).any() {
@@ -604,8 +627,7 @@ impl<V: Variant> Position<V> {
     /// Appends every legal move to `list` (cleared first).
     pub fn legal_moves_into(&self, list: &mut MoveList) {
         list.clear();
-        let mut sink = Lister::<V>::new(list, self.ep);
-        generate(self, &mut sink);
+        generate(self, &mut EachMove::<V, _>::new(self.ep, |m| list.push(m)));
     }
 
     /// The number of legal moves, without building a list.
@@ -641,7 +663,7 @@ impl<V: Variant> Position<V> {
     pub fn legal_captures(&self) -> MoveList {
         let mut list = MoveList::new();
         if !self.is_over_by_rule() {
-            let mut sink = Lister::<V>::new(&mut list, self.ep);
+            let mut sink = EachMove::<V, _>::new(self.ep, |m| list.push(m));
             generate_targets(self, &mut sink, Targets::captures(self));
         }
         list

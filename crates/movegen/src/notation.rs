@@ -47,8 +47,7 @@ impl<V: Variant> Position<V> {
         let found = legal.iter().copied().find(|m| {
             m.from() == from
                 && m.promotion() == promotion
-                && (m.to() == to
-                    || (m.is_castle() && rook_square_of_castle(*m) == Some(to)))
+                && (m.to() == to || (m.is_castle() && rook_square_of_castle(*m) == Some(to)))
         });
         found.ok_or_else(|| MoveError::Illegal(text.to_string()))
     }
@@ -144,7 +143,9 @@ impl<V: Variant> Position<V> {
         // Promotion suffix.
         let mut promotion = None;
         if let Some(&last) = b.last() {
-            if last.is_ascii_uppercase() || (last.is_ascii_lowercase() && b.len() >= 3 && b[b.len() - 2] == b'=') {
+            if last.is_ascii_uppercase()
+                || (last.is_ascii_lowercase() && b.len() >= 3 && b[b.len() - 2] == b'=')
+            {
                 let role = Role::from_char(last as char)
                     .filter(|r| *r != Role::Pawn)
                     .ok_or_else(syntax)?;

@@ -13,7 +13,10 @@ struct Row {
 }
 
 fn rows() -> Vec<Row> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/perft/perft_public.csv");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/perft/perft_public.csv"
+    );
     let mut reader = csv::Reader::from_path(path).expect("reference table is in the repository");
     reader
         .records()
@@ -49,13 +52,21 @@ fn check(rows: &[Row]) {
             })
         })
         .collect();
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Rows up to a million nodes: quick, and most of the table.
 #[test]
 fn public_perft_small_rows() {
-    let rows: Vec<Row> = rows().into_iter().filter(|r| r.nodes <= 1_000_000).collect();
+    let rows: Vec<Row> = rows()
+        .into_iter()
+        .filter(|r| r.nodes <= 1_000_000)
+        .collect();
     assert!(rows.len() > 1000);
     check(&rows);
 }

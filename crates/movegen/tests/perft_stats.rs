@@ -6,7 +6,10 @@ use movegen::{perft_stats, variants::Chess, Position};
 
 #[test]
 fn published_chess_tables() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/perft/perft_chess_stats.csv");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/perft/perft_chess_stats.csv"
+    );
     let mut reader = csv::Reader::from_path(path).expect("table is in the repository");
     let mut rows = 0;
     for rec in reader.records() {

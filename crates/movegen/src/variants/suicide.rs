@@ -22,7 +22,13 @@ impl Variant for Suicide {
     const KIND: VariantKind = VariantKind::Suicide;
     const ROYAL: bool = false;
     const MUST_CAPTURE: bool = true;
-    const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::King];
+    const PROMOTIONS: &'static [Role] = &[
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::King,
+    ];
     const ROLES: &'static [Role] = FIDE_ROLES;
     const START_FEN: &'static str = FIDE_START;
 
