@@ -1,0 +1,31 @@
+# Shortcuts for the usual cargo commands. `make ci` runs what CI runs.
+
+CARGO ?= cargo
+
+.PHONY: build test native bench crosscheck ci
+
+# Optimised build of the `varia` binary (target/release/varia).
+build:
+	$(CARGO) build --release
+
+# The whole test suite (also builds the benches package).
+test:
+	$(CARGO) test --workspace
+
+# Build tuned for this machine's CPU. .cargo/config.toml already asks for
+# target-cpu=native; this target states it explicitly, overriding any
+# RUSTFLAGS in the environment.
+native:
+	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release
+
+# Criterion benchmarks (varia against shakmaty).
+bench:
+	$(CARGO) bench -p varia-benches
+
+# Compare move generation with other implementations.
+crosscheck:
+	python3 scripts/crosscheck.py
+
+# Formatting, lints and tests, as CI runs them.
+ci:
+	bash .ci/run

@@ -1,9 +1,0 @@
-//! `varia perft` (to be written).
-use std::process::ExitCode;
-
-#[derive(clap::Args, Debug, Default)]
-pub struct Args {}
-
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("perft: not yet built")
-}

@@ -1,0 +1,322 @@
+//! `varia perft --suite FILE`: check every row of a `variant,fen,depth,nodes`
+//! CSV file, rows in parallel, and report the mismatches.
+
+use super::progress::Units;
+use super::{AnyPosition, Settings, MAX_DEPTH};
+use anyhow::{anyhow, bail, Context as _};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// The columns a suite file must have (others are ignored).
+const COLUMNS: [&str; 4] = ["variant", "fen", "depth", "nodes"];
+
+/// One row of a suite file, checked and parsed.
+pub struct Row {
+    /// Line in the file (the header is line 1).
+    pub line: u64,
+    /// The `variant` field as written.
+    pub variant_text: String,
+    /// The `fen` field as written.
+    pub fen_text: String,
+    pub position: Box<dyn AnyPosition>,
+    pub depth: u32,
+    pub expected: u64,
+}
+
+/// Line numbers from byte offsets. (The csv crate's own line count misses
+/// blank and comment lines, and a record's start offset is where the reader
+/// began looking for it: before any blank or comment lines.)
+struct Lines<'a> {
+    data: &'a [u8],
+    newlines: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(data: &'a [u8]) -> Lines<'a> {
+        let newlines = data
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .map(|(i, _)| i)
+            .collect();
+        Lines { data, newlines }
+    }
+
+    /// The 1-based line of the first record at or after byte `offset`.
+    fn line(&self, offset: u64) -> u64 {
+        let mut at = usize::try_from(offset).unwrap_or(usize::MAX);
+        let line_start = |i: usize| i == 0 || self.data.get(i - 1) == Some(&b'\n');
+        while let Some(&b) = self.data.get(at) {
+            match b {
+                b'\r' | b'\n' => at += 1,
+                b'#' if line_start(at) => {
+                    at = match self.data[at..].iter().position(|&c| c == b'\n') {
+                        Some(n) => at + n + 1,
+                        None => self.data.len(),
+                    }
+                }
+                _ => break,
+            }
+        }
+        self.newlines.partition_point(|&nl| nl < at) as u64 + 1
+    }
+}
+
+/// A csv error as `FILE: line N: what`.
+fn csv_error(path: &Path, lines: &Lines, e: csv::Error) -> anyhow::Error {
+    let file = path.display();
+    let line = e.position().map(|p| lines.line(p.byte()));
+    match (e.kind(), line) {
+        (csv::ErrorKind::Io(io), _) => anyhow!("cannot read suite file {file}: {io}"),
+        (csv::ErrorKind::Utf8 { .. }, Some(line)) => {
+            anyhow!("{file}: line {line}: not valid UTF-8")
+        }
+        (_, Some(line)) => anyhow!("{file}: line {line}: {e}"),
+        (_, None) => anyhow!("{file}: {e}"),
+    }
+}
+
+/// Reads and checks a whole suite file; any problem is an error naming the
+/// file and line.
+pub fn load(path: &Path) -> anyhow::Result<Vec<Row>> {
+    let file = path.display();
+    let data = std::fs::read(path).with_context(|| format!("cannot read suite file {file}"))?;
+    let lines = Lines::new(&data);
+    let mut csv = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .comment(Some(b'#'))
+        .from_reader(data.as_slice());
+    let header = csv
+        .headers()
+        .map_err(|e| csv_error(path, &lines, e))?
+        .clone();
+    if header.is_empty() {
+        bail!("{file}: empty file (expected a header variant,fen,depth,nodes)");
+    }
+    let mut index = [0usize; 4];
+    for (slot, name) in index.iter_mut().zip(COLUMNS) {
+        *slot = header
+            .iter()
+            .position(|h| h.trim().eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                anyhow!(
+                    "{file}: line 1: header has no \"{name}\" column (expected variant,fen,depth,nodes)"
+                )
+            })?;
+    }
+    let mut rows = Vec::new();
+    for record in csv.records() {
+        let record = record.map_err(|e| csv_error(path, &lines, e))?;
+        let line = record.position().map_or(0, |p| lines.line(p.byte()));
+        let field = |i: usize| {
+            record.get(index[i]).ok_or_else(|| {
+                anyhow!(
+                    "{file}: line {line}: expected {} fields (variant,fen,depth,nodes), found {}",
+                    header.len(),
+                    record.len()
+                )
+            })
+        };
+        let (variant_text, fen_text, depth_text, nodes_text) =
+            (field(0)?, field(1)?, field(2)?, field(3)?);
+        let kind: movegen::VariantKind = variant_text
+            .parse()
+            .map_err(|e| anyhow!("{file}: line {line}: {e}"))?;
+        let position = super::parse_position(kind, fen_text.trim())
+            .map_err(|e| anyhow!("{file}: line {line}: invalid FEN \"{fen_text}\": {e}"))?;
+        let depth: u32 = depth_text.trim().parse().map_err(|_| {
+            anyhow!(
+                "{file}: line {line}: invalid depth \"{depth_text}\" (expected 1 to {MAX_DEPTH})"
+            )
+        })?;
+        if depth == 0 || depth > MAX_DEPTH {
+            bail!("{file}: line {line}: depth {depth} out of range (expected 1 to {MAX_DEPTH})");
+        }
+        let expected: u64 = nodes_text
+            .trim()
+            .parse()
+            .map_err(|_| anyhow!("{file}: line {line}: invalid node count \"{nodes_text}\""))?;
+        rows.push(Row {
+            line,
+            variant_text: variant_text.to_string(),
+            fen_text: fen_text.to_string(),
+            position,
+            depth,
+            expected,
+        });
+    }
+    if rows.is_empty() {
+        bail!("{file}: no rows after the header");
+    }
+    Ok(rows)
+}
+
+/// A row of `--out`.
+#[derive(serde::Serialize)]
+struct OutRow<'a> {
+    variant: &'a str,
+    fen: &'a str,
+    depth: u32,
+    nodes: u64,
+    expected: u64,
+    ok: bool,
+}
+
+/// Runs every row on the pool, writes `--out` in input order as rows finish,
+/// prints the mismatches, the divide of the first one, and a summary.
+/// Exit code 1 if any row differs.
+pub fn run(
+    path: &Path,
+    rows: &[Row],
+    out: Option<&Path>,
+    settings: &Settings,
+) -> anyhow::Result<ExitCode> {
+    let mut writer = match out {
+        None => None,
+        Some(p) => {
+            let f = File::create(p)
+                .with_context(|| format!("cannot write output file {}", p.display()))?;
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(BufWriter::new(f));
+            w.write_record(["variant", "fen", "depth", "nodes", "expected", "ok"])?;
+            Some(w)
+        }
+    };
+    let total_expected = rows.iter().fold(0u64, |s, r| s.saturating_add(r.expected));
+    let progress = settings.progress(
+        total_expected,
+        Units::Percent,
+        format!("0/{} rows", rows.len()),
+    );
+
+    let start = Instant::now();
+    let mut got: Vec<Option<u64>> = vec![None; rows.len()];
+    let mut write_error: Option<anyhow::Error> = None;
+    std::thread::scope(|s| {
+        let (tx, rx) = mpsc::channel::<(usize, u64)>();
+        s.spawn(move || {
+            use rayon::prelude::*;
+            settings.pool.install(|| {
+                rows.par_iter()
+                    .enumerate()
+                    .with_max_len(1)
+                    .for_each_with(tx, |tx, (i, row)| {
+                        let n = row.position.perft(row.depth);
+                        // The receiver only goes away if this thread's
+                        // scope is unwinding; nothing left to report to.
+                        let _ = tx.send((i, n));
+                    });
+            });
+        });
+        // Collect results; write the finished prefix of the file in input order.
+        let mut done = 0usize;
+        let mut next = 0usize;
+        for (i, n) in rx {
+            got[i] = Some(n);
+            done += 1;
+            progress.inc(rows[i].expected, n);
+            progress.set_message(format!("{done}/{} rows", rows.len()));
+            if let (Some(w), None) = (writer.as_mut(), write_error.as_ref()) {
+                let mut result = Ok(());
+                while let Some(Some(n)) = got.get(next) {
+                    let r = &rows[next];
+                    result = w.serialize(OutRow {
+                        variant: &r.variant_text,
+                        fen: &r.fen_text,
+                        depth: r.depth,
+                        nodes: *n,
+                        expected: r.expected,
+                        ok: *n == r.expected,
+                    });
+                    if result.is_err() {
+                        break;
+                    }
+                    next += 1;
+                }
+                if let Err(e) = result
+                    .map_err(anyhow::Error::from)
+                    .and_then(|()| Ok(w.flush()?))
+                {
+                    write_error = Some(e);
+                }
+            }
+        }
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    progress.finish();
+    if let (Some(e), Some(p)) = (write_error, out) {
+        return Err(e.context(format!("cannot write output file {}", p.display())));
+    }
+    if let (Some(mut w), Some(p)) = (writer, out) {
+        w.flush()
+            .with_context(|| format!("cannot write output file {}", p.display()))?;
+    }
+
+    let stdout = std::io::stdout();
+    let mut o = stdout.lock();
+    let mut failed = Vec::new();
+    let mut nodes = 0u64;
+    for (row, n) in rows.iter().zip(&got) {
+        // Every row was sent unless a worker panicked, which aborts anyway.
+        let n = n.unwrap_or(0);
+        nodes = nodes.saturating_add(n);
+        if n != row.expected {
+            failed.push((row, n));
+        }
+    }
+    for (row, n) in &failed {
+        writeln!(
+            o,
+            "FAIL line {}: {} {} depth {}: got {}, expected {}",
+            row.line,
+            row.position.variant(),
+            row.fen_text.trim(),
+            row.depth,
+            n,
+            row.expected
+        )?;
+    }
+    if let Some((row, _)) = failed.first() {
+        writeln!(o)?;
+        writeln!(
+            o,
+            "divide of line {} ({} {}) at depth {}:",
+            row.line,
+            row.position.variant(),
+            row.fen_text.trim(),
+            row.depth
+        )?;
+        let moves = row.position.divide(row.depth, settings);
+        let w = moves.iter().map(|(m, _)| m.len()).max().unwrap_or(0);
+        for (m, n) in &moves {
+            writeln!(o, "{m:<w$}  {n}")?;
+        }
+        if moves.is_empty() {
+            writeln!(o, "(no legal moves)")?;
+        }
+        writeln!(o)?;
+    }
+    let passed = rows.len() - failed.len();
+    writeln!(o, "suite   {}", path.display())?;
+    writeln!(o, "rows    {}", rows.len())?;
+    writeln!(o, "passed  {passed}")?;
+    writeln!(o, "failed  {}", failed.len())?;
+    writeln!(o, "nodes   {nodes}")?;
+    writeln!(
+        o,
+        "time    {seconds:.3} s ({} nodes/s)",
+        super::report::human_nps(nodes, seconds)
+    )?;
+    o.flush()?;
+    Ok(if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
