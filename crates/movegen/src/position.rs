@@ -470,6 +470,30 @@ impl<V: Variant> Position<V> {
         }
     }
 
+    /// The position after passing the move (a null move, for search pruning):
+    /// the other side to move, no en passant. `None` when passing would be
+    /// meaningless or illegal: in check, or with a game that is already over.
+    pub fn play_null(&self) -> Option<Self> {
+        if self.is_check() || self.is_over_by_rule() {
+            return None;
+        }
+        let mut next = *self;
+        if let Some(ep) = next.ep.take() {
+            next.key ^= zobrist::en_passant(ep.file());
+        }
+        next.turn = self.turn.other();
+        next.key ^= zobrist::side();
+        next.halfmove += 1;
+        next.update_check_info();
+        // The side that passed cannot have left the other in check (it was the
+        // one to move and not in check), unless a royal piece is attacked now,
+        // which would make the null position invalid.
+        if next.is_check() {
+            return None;
+        }
+        Some(next)
+    }
+
     /// The game's result if it is over by its own rules or because the side to
     /// move has no legal move. Does not know the move history: see
     /// [`crate::Game`] for the 50-move rule, repetition and insufficient material.

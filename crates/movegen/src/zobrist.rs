@@ -27,7 +27,7 @@ const TOTAL: usize = CHECKS_BASE + 8;
 
 const fn make_keys() -> [u64; TOTAL] {
     let mut keys = [0u64; TOTAL];
-    let mut state = 0x5EED_0F_7A21A_u64;
+    let mut state = 0x05EE_D0F7_A21A_u64;
     let mut i = 0;
     while i < TOTAL {
         let (s, v) = splitmix(state);

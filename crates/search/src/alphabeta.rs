@@ -1,0 +1,632 @@
+//! Alpha-beta search, generic over the variant.
+//!
+//! Iterative deepening with aspiration windows around principal variation
+//! search; a quiescence search that respects each game (in suicide and losers
+//! captures are forced, so a side with a capture may not "stand pat"; in
+//! check every evasion is searched; in threecheck quiet checks are tried at
+//! the first quiescence ply, and in atomic captures that explode a king end
+//! the game there); check extensions; mate and variant-win scores with their
+//! distance; repetition and 50-move draws. Moves are ordered by hash move,
+//! captures by victim and attacker value, killers, and history.
+//! Pruning where it is sound for the game: null move (never in suicide or
+//! losers, where zugzwang is the rule, never in check), reverse futility,
+//! late move reductions.
+
+use crate::eval::{evaluate, EvalParams};
+use crate::limits::Clock;
+use crate::tt::{Bound, TranspositionTable, TtEntry};
+use movegen::{Color, Move, MoveList, Outcome, Position, Role, Variant};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// Score of a win at the root (a win `n` plies away scores `MATE - n`).
+pub const MATE: i32 = 32000;
+/// Scores beyond this (in absolute value) are wins or losses.
+pub const MATE_BOUND: i32 = MATE - 1000;
+/// Larger than every score.
+pub const INF: i32 = 32500;
+/// Deepest ply searched.
+pub const MAX_PLY: usize = 120;
+/// Quiescence plies of forced captures (suicide, losers) before the static
+/// evaluation is trusted.
+const MAX_FORCED_QPLY: u32 = 6;
+
+/// State shared by all search threads.
+pub struct Shared {
+    /// The transposition table.
+    pub tt: TranspositionTable,
+    /// Set to stop every thread.
+    pub stop: AtomicBool,
+    /// Nodes searched by all threads (flushed in batches).
+    pub nodes: AtomicU64,
+}
+
+impl Shared {
+    /// Shared state with a table of `hash_mb` megabytes.
+    pub fn new(hash_mb: usize) -> Shared {
+        Shared {
+            tt: TranspositionTable::new(hash_mb),
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+/// Progress of the search after an iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score in centipawns from the side to move's view (or a mate score).
+    pub score: i32,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Milliseconds since the start.
+    pub time_ms: u64,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+    /// Table usage in permille.
+    pub hashfull: u32,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+
+    /// Moves to mate (positive: we win) if the score is a win or loss.
+    pub fn mate_in(&self) -> Option<i32> {
+        mate_in(self.score)
+    }
+}
+
+/// Moves to a win (positive) or loss (negative) for a mate score.
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score > MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score < -MATE_BOUND {
+        Some(-(MATE + score) / 2)
+    } else {
+        None
+    }
+}
+
+/// Score of a finished game for the side to move, `ply` plies from the root.
+#[inline]
+pub fn outcome_score(o: Outcome, to_move: Color, ply: usize) -> i32 {
+    match o.winner() {
+        Some(w) if w == to_move => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+        None => 0,
+    }
+}
+
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Ordering value of a piece (victim or attacker).
+fn order_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Commoner => 4,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 10,
+    }
+}
+
+/// Late-move reduction in plies for `depth` and move number `n`.
+fn reduction(depth: i32, n: usize) -> i32 {
+    let r = 0.75 + (depth as f64).ln() * (n as f64).ln() / 2.25;
+    r as i32
+}
+
+/// One search thread.
+pub struct Worker<'a, V: Variant> {
+    shared: &'a Shared,
+    params: &'a EvalParams,
+    clock: &'a Clock,
+    /// Thread index (0 = main).
+    pub id: usize,
+    /// Nodes searched by this thread.
+    pub nodes: u64,
+    unflushed: u64,
+    seldepth: usize,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    /// Keys of the game so far and the current search path.
+    keys: Vec<u64>,
+    pv: Vec<Vec<Move>>,
+    stopped: bool,
+    _v: std::marker::PhantomData<V>,
+}
+
+impl<'a, V: Variant> Worker<'a, V> {
+    /// A thread searching with `params`, sharing `shared`; `history` holds the
+    /// keys of the positions before the root (for repetition draws).
+    pub fn new(
+        id: usize,
+        shared: &'a Shared,
+        params: &'a EvalParams,
+        clock: &'a Clock,
+        history: &[u64],
+    ) -> Self {
+        Worker {
+            shared,
+            params,
+            clock,
+            id,
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * 64 * 64],
+            keys: history.to_vec(),
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            stopped: false,
+            _v: std::marker::PhantomData,
+        }
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= 1024 {
+            self.shared.nodes.fetch_add(self.unflushed, Relaxed);
+            self.unflushed = 0;
+            if self.id == 0 && self.clock.past_hard_limit() {
+                self.shared.stop.store(true, Relaxed);
+            }
+        }
+        if let Some(limit) = self.clock.node_limit {
+            // With one thread this makes fixed-node searches deterministic.
+            if self.nodes + self.helper_nodes() >= limit {
+                self.shared.stop.store(true, Relaxed);
+            }
+        }
+    }
+
+    fn helper_nodes(&self) -> u64 {
+        if self.clock.threads <= 1 {
+            0
+        } else {
+            self.shared
+                .nodes
+                .load(Relaxed)
+                .saturating_sub(self.nodes - self.unflushed)
+        }
+    }
+
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if !self.stopped && self.shared.stop.load(Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.unflushed, Relaxed);
+        self.unflushed = 0;
+    }
+
+    fn is_repetition(&self, pos: &Position<V>) -> bool {
+        let key = pos.key();
+        let n = self.keys.len();
+        let window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
+        // keys[n - 1] is this position; look at the same side to move before it.
+        let mut i = 2;
+        while i <= window {
+            if self.keys[n - 1 - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    fn history_index(color: Color, m: Move) -> usize {
+        color.index() * 4096 + m.from().index() * 64 + m.to().index()
+    }
+
+    fn order_moves(
+        &self,
+        pos: &Position<V>,
+        moves: &MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> Vec<(i32, Move)> {
+        let b = pos.board();
+        let us = pos.turn();
+        let mut scored: Vec<(i32, Move)> = moves
+            .iter()
+            .map(|&m| {
+                let s = if Some(m) == tt_move {
+                    1 << 30
+                } else if pos.is_capture(m) {
+                    let victim = if m.is_en_passant() {
+                        Role::Pawn
+                    } else {
+                        b.role_at(m.to()).unwrap_or(Role::Pawn)
+                    };
+                    let attacker = b.role_at(m.from()).unwrap_or(Role::Pawn);
+                    (1 << 24) + order_value(victim) * 64 - order_value(attacker)
+                } else if let Some(r) = m.promotion() {
+                    (1 << 23) + order_value(r)
+                } else if self.killers[ply][0] == Some(m) {
+                    1 << 22
+                } else if self.killers[ply][1] == Some(m) {
+                    (1 << 22) - 1
+                } else {
+                    self.history[Self::history_index(us, m)]
+                };
+                (s, m)
+            })
+            .collect();
+        scored.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
+        scored
+    }
+
+    /// Principal variation search.
+    pub fn search(
+        &mut self,
+        pos: &Position<V>,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if ply > 0 {
+            if let Some(o) = V::end_by_rule(pos) {
+                return outcome_score(o, pos.turn(), ply);
+            }
+            if self.is_repetition(pos) || pos.halfmove_clock() >= 100 {
+                return 0;
+            }
+            alpha = alpha.max(-(MATE - ply as i32));
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let in_check = pos.is_check();
+        if in_check && ply < MAX_PLY / 2 {
+            depth = depth.max(1);
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, 0);
+        }
+        self.count_node();
+        if self.should_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return evaluate(pos, self.params);
+        }
+
+        let key = pos.key();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.and_then(|e| e.mv);
+        if let Some(e) = tt {
+            if !pv_node && e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return outcome_score(V::end_without_moves(pos), pos.turn(), ply);
+        }
+        let static_eval = if in_check {
+            -INF
+        } else {
+            tt.map(|e| e.eval)
+                .unwrap_or_else(|| evaluate(pos, self.params))
+        };
+
+        if !pv_node && !in_check && ply > 0 {
+            // Reverse futility: far above beta with little depth left.
+            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move, where zugzwang is rare.
+            if !V::MUST_CAPTURE && depth >= 3 && static_eval >= beta && beta.abs() < MATE_BOUND {
+                let b = pos.board();
+                let big = b.color(pos.turn()) & !b.role(Role::Pawn) & !b.role(Role::King);
+                if big.any() {
+                    if let Some(null) = pos.play_null() {
+                        let r = 3 + depth / 4;
+                        self.keys.push(null.key());
+                        let s =
+                            -self.search(&null, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                        self.keys.pop();
+                        if self.stopped {
+                            return 0;
+                        }
+                        if s >= beta {
+                            return if s > MATE_BOUND { beta } else { s };
+                        }
+                    }
+                }
+            }
+        }
+
+        let ordered = self.order_moves(pos, &moves, tt_move, ply);
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let us = pos.turn();
+        for (i, &(_, m)) in ordered.iter().enumerate() {
+            let child = pos.play(m);
+            let quiet = !pos.is_capture(m) && m.promotion().is_none();
+            let gives_check = child.is_check();
+            let new_depth = depth - 1;
+            self.keys.push(child.key());
+            let score = if i == 0 {
+                -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && i >= 3 && quiet && !in_check && !gives_check {
+                    r = reduction(depth, i) - pv_node as i32;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if s > alpha && r > 0 {
+                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(m);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let h = &mut self.history[Self::history_index(us, m)];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            TtEntry {
+                mv: best_move,
+                score: score_to_tt(best, ply),
+                eval: if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Quiescence search: captures (and what each game forces) until quiet.
+    pub fn qsearch(
+        &mut self,
+        pos: &Position<V>,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+    ) -> i32 {
+        self.count_node();
+        if self.should_stop() {
+            return 0;
+        }
+        if let Some(o) = V::end_by_rule(pos) {
+            return outcome_score(o, pos.turn(), ply);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return evaluate(pos, self.params);
+        }
+        let in_check = pos.is_check();
+        let mut moves;
+        let mut best;
+        if V::MUST_CAPTURE {
+            moves = pos.legal_captures();
+            // Capture chains branch at every ply when captures are forced; past a
+            // few plies the static evaluation stands in for the rest of the chain.
+            if qply >= MAX_FORCED_QPLY && !moves.is_empty() {
+                return evaluate(pos, self.params);
+            }
+            if moves.is_empty() {
+                // Quiet: the side may stand pat, unless it has no move at all
+                // or (losers) must answer a check.
+                if !pos.has_legal_move() {
+                    return outcome_score(V::end_without_moves(pos), pos.turn(), ply);
+                }
+                if !in_check {
+                    return evaluate(pos, self.params);
+                }
+                moves = pos.legal_moves();
+            }
+            best = -INF;
+        } else if in_check {
+            moves = pos.legal_moves();
+            if moves.is_empty() {
+                return outcome_score(V::end_without_moves(pos), pos.turn(), ply);
+            }
+            best = -INF;
+        } else {
+            let stand_pat = evaluate(pos, self.params);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            if V::CHECK_COUNTING && qply == 0 {
+                // A check is worth a lot here: try quiet checks too.
+                moves = pos.legal_moves();
+                moves.retain(|m| {
+                    pos.is_capture(m) || m.promotion().is_some() || pos.play(m).is_check()
+                });
+            } else {
+                moves = pos.legal_captures();
+            }
+            if moves.is_empty() && !pos.has_legal_move() {
+                return outcome_score(V::end_without_moves(pos), pos.turn(), ply);
+            }
+        }
+        let ordered = self.order_moves(pos, &moves, None, ply);
+        for &(_, m) in &ordered {
+            let child = pos.play(m);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Iterative deepening from `root` until the clock or `max_depth` says
+    /// stop. Calls `report` after each completed iteration (main thread).
+    pub fn iterate(
+        &mut self,
+        root: &Position<V>,
+        max_depth: u32,
+        report: &mut dyn FnMut(&Info),
+    ) -> (Option<Move>, i32, u32, Vec<Move>) {
+        let moves = root.legal_moves();
+        let mut best_move = moves.first().copied();
+        let mut best_score: i32 = 0;
+        let mut completed = 0;
+        let mut best_pv: Vec<Move> = best_move.into_iter().collect();
+        if moves.is_empty() {
+            return (None, 0, 0, Vec::new());
+        }
+        if self.keys.last() != Some(&root.key()) {
+            self.keys.push(root.key());
+        }
+        let mut depth = 1u32;
+        while depth <= max_depth.min(MAX_PLY as u32 - 10) {
+            // Lazy SMP: helpers skip ahead on alternate depths so threads spread out.
+            let d = if self.id > 0 && depth > 2 {
+                depth + (self.id as u32 % 2)
+            } else {
+                depth
+            };
+            self.seldepth = 0;
+            let mut window = 30;
+            let (mut alpha, mut beta) = if d >= 5 && (best_score.abs() < MATE_BOUND) {
+                (best_score - window, best_score + window)
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                let s = self.search(root, alpha, beta, d as i32, 0, true);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    alpha = (alpha - window).max(-INF);
+                    window *= 2;
+                } else if s >= beta {
+                    beta = (beta + window).min(INF);
+                    window *= 2;
+                } else {
+                    break s;
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            completed = d;
+            best_score = score;
+            if let Some(&m) = self.pv[0].first() {
+                best_move = Some(m);
+                best_pv = self.pv[0].clone();
+            }
+            if self.id == 0 {
+                self.flush_nodes();
+                let info = Info {
+                    depth: d,
+                    seldepth: self.seldepth as u32,
+                    score,
+                    nodes: self.shared.nodes.load(Relaxed),
+                    time_ms: self.clock.elapsed().as_millis() as u64,
+                    pv: best_pv.clone(),
+                    hashfull: self.shared.tt.hashfull(),
+                };
+                report(&info);
+                if self.clock.past_soft_limit() {
+                    break;
+                }
+                if moves.len() == 1 && self.clock.has_time_limit() {
+                    break;
+                }
+            }
+            depth = d + 1;
+        }
+        self.flush_nodes();
+        (best_move, best_score, completed, best_pv)
+    }
+}

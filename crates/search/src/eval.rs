@@ -1,0 +1,600 @@
+//! Evaluation: every weight lives in one [`EvalParams`] value per variant, a
+//! flat vector of named integer weights that loads from and saves to TOML, so
+//! the match runner and the tuner can change any weight without recompiling.
+//!
+//! The evaluation is linear in the weights: [`eval_terms`] walks the position
+//! once and reports each term as `(weight index, count)` to an accumulator.
+//! The engine's accumulator multiplies by the weights as it goes; the tuner's
+//! records the counts (the position's feature vector). One code path serves
+//! both, so what the tuner fits is exactly what the engine evaluates.
+//!
+//! Terms: material (piece values in centipawns), bishop pair, mobility per
+//! piece, piece-square tables, passed pawns by rank, king shelter and king
+//! danger, and per game: threecheck's checks already given, atomic's
+//! explosion threats next to each king and the safety of touching kings,
+//! knightmate's royal-knight safety. In suicide and losers material and
+//! mobility count against the side that has them (you want to give things
+//! away), so their sign is flipped by the game, not by the weights: the piece
+//! values stay the rule pages' positive numbers.
+
+use movegen::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use movegen::{Bitboard, Color, Position, Role, Square, Variant, VariantKind};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One named group of weights.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamGroup {
+    /// Name in TOML files and on the command line.
+    pub name: &'static str,
+    /// First index in the weight vector.
+    pub offset: usize,
+    /// Number of weights.
+    pub len: usize,
+}
+
+macro_rules! layout {
+    ($($id:ident = $name:literal : $len:expr),* $(,)?) => {
+        /// Offsets of the weight groups.
+        #[allow(missing_docs)]
+        pub mod idx {
+            layout!(@offsets 0usize; $($id : $len),*);
+        }
+        /// Every weight group in order.
+        pub const GROUPS: &[ParamGroup] = &[
+            $(ParamGroup { name: $name, offset: idx::$id, len: $len }),*
+        ];
+        /// Total number of weights.
+        pub const NUM_WEIGHTS: usize = 0 $(+ $len)*;
+    };
+    (@offsets $acc:expr; $id:ident : $len:expr $(, $rid:ident : $rlen:expr)*) => {
+        pub const $id: usize = $acc;
+        layout!(@offsets $acc + $len; $($rid : $rlen),*);
+    };
+    (@offsets $acc:expr;) => {};
+}
+
+layout! {
+    MATERIAL = "material": 7,
+    BISHOP_PAIR = "bishop_pair": 1,
+    MOBILITY = "mobility": 7,
+    PST_PAWN = "pst_pawn": 64,
+    PST_KNIGHT = "pst_knight": 64,
+    PST_BISHOP = "pst_bishop": 64,
+    PST_ROOK = "pst_rook": 64,
+    PST_QUEEN = "pst_queen": 64,
+    PST_KING = "pst_king": 64,
+    PST_COMMONER = "pst_commoner": 64,
+    PASSED_PAWN = "passed_pawn": 8,
+    KING_SHELTER = "king_shelter": 1,
+    KING_DANGER = "king_danger": 1,
+    CHECKS_GIVEN = "checks_given": 4,
+    ATOMIC_THREAT = "atomic_threat": 1,
+    KINGS_TOUCH = "kings_touch": 1,
+    ROYAL_KNIGHT_SAFETY = "royal_knight_safety": 1,
+    TEMPO = "tempo": 1,
+}
+
+/// Names of the material weights, in role order.
+pub const MATERIAL_NAMES: [&str; 7] = [
+    "pawn", "knight", "bishop", "rook", "queen", "king", "commoner",
+];
+
+/// All evaluation weights of one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalParams {
+    /// The game these weights are for.
+    pub variant: VariantKind,
+    /// The weights, laid out as in [`GROUPS`].
+    pub weights: Vec<i32>,
+}
+
+/// Errors loading an evaluation file.
+#[derive(Debug, thiserror::Error)]
+pub enum ParamsError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// File.
+        path: String,
+        /// Cause.
+        source: std::io::Error,
+    },
+    /// Not valid TOML.
+    #[error("{path}: invalid TOML: {message}")]
+    Toml {
+        /// File.
+        path: String,
+        /// Parser message.
+        message: String,
+    },
+    /// A key that is not a weight group, or a value of the wrong shape.
+    #[error("{path}: {message}")]
+    Content {
+        /// File.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+fn centrality(sq: Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    let df = (2 * f - 7).abs();
+    let dr = (2 * r - 7).abs();
+    // 0 in the corners .. 6 in the centre.
+    (14 - df - dr) / 2
+}
+
+impl EvalParams {
+    /// The default weights of game `kind`.
+    pub fn default_for(kind: VariantKind) -> EvalParams {
+        let mut w = vec![0i32; NUM_WEIGHTS];
+        let (material, bishop_pair): ([i32; 7], i32) = match kind {
+            // Rule page values, Q 6, R 4, B 3, N 3, P 1; a king is worth about a minor
+            // piece (it moves freely and cannot be forced to stay).
+            VariantKind::Suicide => ([100, 300, 300, 400, 600, 300, 0], 0),
+            // Q 9.5, R 5, B 3.25, N 3.25, P 1, bishop pair 0.5.
+            VariantKind::ThreeCheck => ([100, 325, 325, 500, 950, 0, 0], 50),
+            // Commoner about a knight and a half.
+            VariantKind::Knightmate => ([100, 300, 330, 500, 900, 0, 450], 30),
+            _ => ([100, 300, 330, 500, 900, 0, 0], 30),
+        };
+        w[idx::MATERIAL..idx::MATERIAL + 7].copy_from_slice(&material);
+        w[idx::BISHOP_PAIR] = bishop_pair;
+        let mobility = [0, 4, 5, 3, 2, 0, 3];
+        w[idx::MOBILITY..idx::MOBILITY + 7].copy_from_slice(&mobility);
+        for sq in Square::all() {
+            let c = centrality(sq);
+            let r = sq.rank() as i32;
+            let i = sq.index();
+            let central_file = matches!(sq.file(), 2..=5) as i32;
+            w[idx::PST_PAWN + i] = if (1..7).contains(&r) {
+                (r - 1) * 5 + central_file * r * 2
+            } else {
+                0
+            };
+            w[idx::PST_KNIGHT + i] = c * 6 - 15;
+            w[idx::PST_BISHOP + i] = c * 3 - 6;
+            w[idx::PST_ROOK + i] = if r == 6 { 15 } else { 0 };
+            w[idx::PST_QUEEN + i] = c * 2 - 4;
+            w[idx::PST_COMMONER + i] = c * 4 - 10;
+            w[idx::PST_KING + i] = match kind {
+                // A king hiding near its own back rank in the royal games.
+                VariantKind::Chess | VariantKind::ThreeCheck | VariantKind::Losers => {
+                    if r == 0 {
+                        [10, 15, 5, -5, 0, -5, 15, 10][sq.file() as usize]
+                    } else {
+                        -10 * r.min(3)
+                    }
+                }
+                VariantKind::Knightmate => c * 2 - 5,
+                _ => 0,
+            };
+        }
+        let passed = [0, 5, 10, 20, 35, 60, 100, 0];
+        w[idx::PASSED_PAWN..idx::PASSED_PAWN + 8].copy_from_slice(&passed);
+        w[idx::KING_SHELTER] = if matches!(kind, VariantKind::Suicide) {
+            0
+        } else {
+            8
+        };
+        w[idx::KING_DANGER] = match kind {
+            VariantKind::Suicide => 0,
+            VariantKind::ThreeCheck => 12,
+            _ => 6,
+        };
+        if kind == VariantKind::ThreeCheck {
+            // Bonus for checks already given (0, 1, 2, 3).
+            w[idx::CHECKS_GIVEN..idx::CHECKS_GIVEN + 4].copy_from_slice(&[0, 120, 400, 0]);
+        }
+        if kind == VariantKind::Atomic {
+            w[idx::ATOMIC_THREAT] = 60;
+            w[idx::KINGS_TOUCH] = 40;
+        }
+        if kind == VariantKind::Knightmate {
+            w[idx::ROYAL_KNIGHT_SAFETY] = 10;
+        }
+        w[idx::TEMPO] = 10;
+        EvalParams {
+            variant: kind,
+            weights: w,
+        }
+    }
+
+    /// The weight group called `name`.
+    pub fn group(name: &str) -> Option<ParamGroup> {
+        GROUPS.iter().copied().find(|g| g.name == name)
+    }
+
+    /// Name of the weight at `index`, e.g. `material.queen` or `pst_knight.e4`.
+    pub fn weight_name(index: usize) -> String {
+        let g = GROUPS
+            .iter()
+            .find(|g| (g.offset..g.offset + g.len).contains(&index))
+            .expect("index within the layout");
+        let i = index - g.offset;
+        if g.len == 1 {
+            g.name.to_string()
+        } else if g.name == "material" || g.name == "mobility" {
+            format!("{}.{}", g.name, MATERIAL_NAMES[i])
+        } else if g.len == 64 {
+            format!("{}.{}", g.name, Square::new(i as u8).expect("square index"))
+        } else {
+            format!("{}.{}", g.name, i)
+        }
+    }
+
+    /// Parses TOML (`group = value` or `group = [values]`; the `material`
+    /// and `mobility` groups may also be tables keyed by piece name). Groups not
+    /// mentioned keep the default of `kind`.
+    pub fn from_toml(
+        kind: VariantKind,
+        text: &str,
+        origin: &str,
+    ) -> Result<EvalParams, ParamsError> {
+        let content = |message: String| ParamsError::Content {
+            path: origin.to_string(),
+            message,
+        };
+        let table: BTreeMap<String, toml::Value> =
+            toml::from_str(text).map_err(|e| ParamsError::Toml {
+                path: origin.to_string(),
+                message: e.to_string().lines().next().unwrap_or_default().to_string(),
+            })?;
+        let mut p = EvalParams::default_for(kind);
+        for (key, value) in table {
+            if key == "variant" {
+                let v = value.as_str().unwrap_or_default();
+                let parsed: VariantKind = v.parse().map_err(|e| content(format!("{e}")))?;
+                if parsed != kind {
+                    return Err(content(format!("file is for {parsed}, not {kind}")));
+                }
+                continue;
+            }
+            let g = EvalParams::group(&key).ok_or_else(|| {
+                content(format!(
+                    "unknown weight group \"{key}\" (known: {})",
+                    GROUPS.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
+                ))
+            })?;
+            let as_int = |v: &toml::Value| -> Result<i32, ParamsError> {
+                v.as_integer()
+                    .and_then(|i| i32::try_from(i).ok())
+                    .ok_or_else(|| content(format!("\"{key}\" must hold integers, found {v}")))
+            };
+            match &value {
+                toml::Value::Integer(_) if g.len == 1 => p.weights[g.offset] = as_int(&value)?,
+                toml::Value::Array(items) if items.len() == g.len => {
+                    for (i, v) in items.iter().enumerate() {
+                        p.weights[g.offset + i] = as_int(v)?;
+                    }
+                }
+                toml::Value::Table(t) if g.len == 7 => {
+                    for (name, v) in t {
+                        let i = MATERIAL_NAMES
+                            .iter()
+                            .position(|n| n == name)
+                            .ok_or_else(|| {
+                                content(format!("unknown piece \"{name}\" in \"{key}\""))
+                            })?;
+                        p.weights[g.offset + i] = as_int(v)?;
+                    }
+                }
+                _ => {
+                    return Err(content(format!(
+                        "\"{key}\" must be {}",
+                        if g.len == 1 {
+                            "an integer".to_string()
+                        } else {
+                            format!("an array of {} integers", g.len)
+                        }
+                    )))
+                }
+            }
+        }
+        Ok(p)
+    }
+
+    /// Loads weights for `kind` from a TOML file.
+    pub fn load(kind: VariantKind, path: &Path) -> Result<EvalParams, ParamsError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ParamsError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        EvalParams::from_toml(kind, &text, &path.display().to_string())
+    }
+
+    /// The weights as TOML: `variant`, then every group (material and mobility
+    /// as tables keyed by piece, piece-square tables as rows from rank 1 up).
+    pub fn to_toml(&self) -> String {
+        let mut s = format!("variant = \"{}\"\n", self.variant.name());
+        let mut tables = String::new();
+        for g in GROUPS {
+            let vals = &self.weights[g.offset..g.offset + g.len];
+            if g.len == 1 {
+                s.push_str(&format!("{} = {}\n", g.name, vals[0]));
+            } else if g.len == 7 {
+                tables.push_str(&format!("\n[{}]\n", g.name));
+                for (n, v) in MATERIAL_NAMES.iter().zip(vals) {
+                    tables.push_str(&format!("{n} = {v}\n"));
+                }
+            } else if g.len == 64 {
+                s.push_str(&format!("{} = [\n", g.name));
+                for row in vals.chunks(8) {
+                    let r: Vec<String> = row.iter().map(|v| format!("{v:4}")).collect();
+                    s.push_str(&format!("  {},\n", r.join(",")));
+                }
+                s.push_str("]\n");
+            } else {
+                let r: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
+                s.push_str(&format!("{} = [{}]\n", g.name, r.join(", ")));
+            }
+        }
+        s + &tables
+    }
+
+    /// Writes the weights to a TOML file.
+    pub fn save(&self, path: &Path) -> Result<(), ParamsError> {
+        std::fs::write(path, self.to_toml()).map_err(|source| ParamsError::Io {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+}
+
+/// Receives the evaluation's terms.
+pub trait Accumulator {
+    /// Term `count` times weight `index`, from White's point of view.
+    fn add(&mut self, index: usize, count: i32);
+}
+
+/// Sums `count * weight`: the engine's evaluation.
+pub struct Score<'a> {
+    /// The weights.
+    pub weights: &'a [i32],
+    /// Running total (White's view).
+    pub total: i32,
+}
+
+impl Accumulator for Score<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, count: i32) {
+        self.total += self.weights[index] * count;
+    }
+}
+
+/// Collects the feature vector: `(weight index, count)` pairs, summed per index.
+#[derive(Default)]
+pub struct Features {
+    /// Dense counts, one per weight.
+    pub counts: Vec<i32>,
+}
+
+impl Accumulator for Features {
+    fn add(&mut self, index: usize, count: i32) {
+        if self.counts.is_empty() {
+            self.counts = vec![0; NUM_WEIGHTS];
+        }
+        self.counts[index] += count;
+    }
+}
+
+const PST: [usize; 7] = [
+    idx::PST_PAWN,
+    idx::PST_KNIGHT,
+    idx::PST_BISHOP,
+    idx::PST_ROOK,
+    idx::PST_QUEEN,
+    idx::PST_KING,
+    idx::PST_COMMONER,
+];
+
+/// Walks every term of the evaluation of `pos` (from White's point of view,
+/// tempo included for the side to move) into `acc`.
+pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
+    let b = pos.board();
+    let occ = b.occupied();
+    let giveaway = V::MUST_CAPTURE;
+    let material_sign = if giveaway { -1 } else { 1 };
+    for color in Color::ALL {
+        let sign = if color.is_white() { 1 } else { -1 };
+        let ours = b.color(color);
+        let their_pawns = b.pieces(color.other(), Role::Pawn);
+        for role in Role::ALL {
+            let pieces = b.pieces(color, role);
+            if pieces.is_empty() {
+                continue;
+            }
+            acc.add(
+                idx::MATERIAL + role.index(),
+                sign * material_sign * pieces.count() as i32,
+            );
+            for sq in pieces {
+                let rel = sq.relative(color);
+                acc.add(PST[role.index()] + rel.index(), sign);
+                let moves = match role {
+                    Role::Pawn => Bitboard::EMPTY,
+                    Role::Knight => knight_attacks(sq),
+                    Role::Bishop => bishop_attacks(sq, occ),
+                    Role::Rook => rook_attacks(sq, occ),
+                    Role::Queen => bishop_attacks(sq, occ) | rook_attacks(sq, occ),
+                    Role::King if V::ROYAL_KNIGHT => knight_attacks(sq),
+                    Role::King | Role::Commoner => king_attacks(sq),
+                };
+                let mobility = (moves & !ours).count() as i32;
+                if mobility != 0 && role != Role::King {
+                    acc.add(
+                        idx::MOBILITY + role.index(),
+                        sign * material_sign * mobility,
+                    );
+                }
+                if role == Role::Pawn {
+                    // Passed: no enemy pawn ahead on this or an adjacent file.
+                    let file = sq.file();
+                    let mut span = Bitboard::file(file);
+                    if file > 0 {
+                        span |= Bitboard::file(file - 1);
+                    }
+                    if file < 7 {
+                        span |= Bitboard::file(file + 1);
+                    }
+                    let ahead = if color.is_white() {
+                        Bitboard(!0u64 << 8 << (8 * sq.rank() as u32))
+                    } else {
+                        Bitboard((1u64 << (8 * sq.rank() as u32)).wrapping_sub(1))
+                    };
+                    if (span & ahead & their_pawns).is_empty() {
+                        acc.add(idx::PASSED_PAWN + rel.rank() as usize, sign);
+                    }
+                }
+            }
+        }
+        let bishops = b.pieces(color, Role::Bishop);
+        if (bishops & Bitboard::LIGHT).any() && (bishops & Bitboard::DARK).any() {
+            acc.add(idx::BISHOP_PAIR, sign);
+        }
+        if V::ROYAL {
+            if let Some(k) = pos.king(color) {
+                let zone = king_attacks(k);
+                if !V::ROYAL_KNIGHT {
+                    let front = zone
+                        & Bitboard::rank(if color.is_white() {
+                            (k.rank() + 1).min(7)
+                        } else {
+                            k.rank().saturating_sub(1)
+                        });
+                    let shelter = (front & b.pieces(color, Role::Pawn)).count() as i32;
+                    if shelter != 0 {
+                        acc.add(idx::KING_SHELTER, sign * shelter);
+                    }
+                }
+                let enemy = b.color(color.other());
+                let danger: i32 = zone
+                    .map(|sq| pos.attackers_to(sq, color.other(), occ).count() as i32)
+                    .sum();
+                if danger != 0 {
+                    acc.add(idx::KING_DANGER, -sign * danger);
+                }
+                if V::ATOMIC {
+                    // Our pieces next to the enemy king that we attack: capturing one
+                    // explodes the king.
+                    if let Some(ek) = pos.king(color.other()) {
+                        let targets = king_attacks(ek) & enemy;
+                        let threats = targets
+                            .filter(|&sq| pos.attackers_to(sq, color, occ).any())
+                            .count() as i32;
+                        if threats != 0 {
+                            acc.add(idx::ATOMIC_THREAT, sign * threats);
+                        }
+                    }
+                }
+                if V::ROYAL_KNIGHT {
+                    let escape = knight_attacks(k) & !ours;
+                    let safe = escape
+                        .filter(|&sq| pos.attackers_to(sq, color.other(), occ).is_empty())
+                        .count() as i32;
+                    acc.add(idx::ROYAL_KNIGHT_SAFETY, sign * safe);
+                }
+            }
+        }
+        if V::CHECK_COUNTING {
+            let given = 3 - pos.checks_remaining(color).min(3) as usize;
+            acc.add(idx::CHECKS_GIVEN + given, sign);
+        }
+    }
+    if V::ATOMIC && pos.king(Color::White).is_some() {
+        // Touching kings cannot be checked: count it for the side to move's safety.
+        let w = pos.king(Color::White);
+        let bk = pos.king(Color::Black);
+        if let (Some(w), Some(bk)) = (w, bk) {
+            if king_attacks(w).contains(bk) {
+                acc.add(idx::KINGS_TOUCH, if pos.turn().is_white() { 1 } else { -1 });
+            }
+        }
+    }
+    acc.add(idx::TEMPO, if pos.turn().is_white() { 1 } else { -1 });
+}
+
+/// Static evaluation of `pos` in centipawns from the side to move's view.
+#[inline]
+pub fn evaluate<V: Variant>(pos: &Position<V>, params: &EvalParams) -> i32 {
+    let mut s = Score {
+        weights: &params.weights,
+        total: 0,
+    };
+    eval_terms(pos, &mut s);
+    if pos.turn().is_white() {
+        s.total
+    } else {
+        -s.total
+    }
+}
+
+/// The feature vector of `pos` (White's view): `evaluate` from White's side
+/// equals the dot product of this with the weights.
+pub fn features<V: Variant>(pos: &Position<V>) -> Vec<i32> {
+    let mut f = Features {
+        counts: vec![0; NUM_WEIGHTS],
+    };
+    eval_terms(pos, &mut f);
+    f.counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use movegen::variants::{Atomic, Chess, Suicide};
+
+    #[test]
+    fn start_position_is_balanced_but_for_tempo() {
+        let p = EvalParams::default_for(VariantKind::Chess);
+        assert_eq!(evaluate(&Position::<Chess>::startpos(), &p), 10);
+        let s = EvalParams::default_for(VariantKind::Suicide);
+        assert_eq!(evaluate(&Position::<Suicide>::startpos(), &s), 10);
+    }
+
+    #[test]
+    fn evaluation_is_the_dot_product_of_features_and_weights() {
+        let p = EvalParams::default_for(VariantKind::Atomic);
+        let mut pos = Position::<Atomic>::startpos();
+        for i in 0..40 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[(i * 7) % moves.len()]);
+            let f = features(&pos);
+            let dot: i32 = f.iter().zip(&p.weights).map(|(a, b)| a * b).sum();
+            let white = if pos.turn().is_white() { 1 } else { -1 };
+            assert_eq!(dot, white * evaluate(&pos, &p));
+        }
+    }
+
+    #[test]
+    fn toml_round_trip_and_errors() {
+        for kind in VariantKind::ALL {
+            let mut p = EvalParams::default_for(kind);
+            p.weights[idx::MATERIAL + 4] = 777;
+            p.weights[idx::PST_KNIGHT + 28] = -3;
+            let back = EvalParams::from_toml(kind, &p.to_toml(), "test").unwrap();
+            assert_eq!(back, p);
+        }
+        let partial =
+            EvalParams::from_toml(VariantKind::Suicide, "[material]\nqueen = 550\n", "t").unwrap();
+        assert_eq!(partial.weights[idx::MATERIAL + 4], 550);
+        let err = EvalParams::from_toml(VariantKind::Chess, "nonsense = 3", "f.toml").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("unknown weight group \"nonsense\""),
+            "{err}"
+        );
+        let err = EvalParams::from_toml(VariantKind::Chess, "tempo = [1,2]", "f.toml").unwrap_err();
+        assert!(err.to_string().contains("must be an integer"), "{err}");
+        let err = EvalParams::from_toml(VariantKind::Chess, "variant = \"atomic\"", "f.toml")
+            .unwrap_err();
+        assert!(err.to_string().contains("not chess"), "{err}");
+        assert!(EvalParams::from_toml(VariantKind::Chess, "x = ", "f.toml").is_err());
+    }
+}

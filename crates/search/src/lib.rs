@@ -1,0 +1,78 @@
+//! # search
+//!
+//! varia's engine for all six games: a linear evaluation whose weights live
+//! in [`EvalParams`] (TOML files, tunable), alpha-beta search generic over
+//! the variant, a lock-free transposition table shared by all threads, Lazy
+//! SMP, and time management. Protocol front ends (UCI, CECP) are in
+//! [`protocol`].
+
+#![warn(missing_docs)]
+
+pub mod alphabeta;
+pub mod eval;
+pub mod limits;
+pub mod protocol;
+pub mod tt;
+
+pub use alphabeta::{Info, Shared, Worker, MATE, MATE_BOUND};
+pub use eval::{evaluate, EvalParams};
+pub use limits::{Clock, Limits};
+
+use movegen::{Move, Position, Variant};
+use std::sync::atomic::Ordering::Relaxed;
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Best move (`None` if the game is over).
+    pub best: Option<Move>,
+    /// Its score from the side to move's view.
+    pub score: i32,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// Searches `root` with `threads` threads (Lazy SMP: all search the same tree
+/// and share the table; the main thread decides when to stop and its result
+/// is returned). `history` holds the keys of the positions before the root,
+/// oldest first, for repetition draws. `report` sees each main-thread
+/// iteration.
+pub fn search<V: Variant>(
+    root: &Position<V>,
+    history: &[u64],
+    limits: &Limits,
+    params: &EvalParams,
+    shared: &Shared,
+    threads: usize,
+    report: &mut (dyn FnMut(&Info) + Send),
+) -> SearchResult {
+    let threads = threads.max(1);
+    shared.stop.store(false, Relaxed);
+    shared.nodes.store(0, Relaxed);
+    shared.tt.new_search();
+    let clock = Clock::start(limits, root.turn(), threads);
+    let max_depth = limits.depth.unwrap_or(u32::MAX);
+    std::thread::scope(|s| {
+        for id in 1..threads {
+            let clock = &clock;
+            s.spawn(move || {
+                let mut w = Worker::<V>::new(id, shared, params, clock, history);
+                w.iterate(root, max_depth, &mut |_| {});
+            });
+        }
+        let mut main = Worker::<V>::new(0, shared, params, &clock, history);
+        let (best, score, depth, pv) = main.iterate(root, max_depth, report);
+        shared.stop.store(true, Relaxed);
+        SearchResult {
+            best,
+            score,
+            depth,
+            nodes: shared.nodes.load(Relaxed),
+            pv,
+        }
+    })
+}

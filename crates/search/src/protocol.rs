@@ -1,0 +1,1 @@
+//! Protocol front ends (UCI, CECP/XBoard): to be written.

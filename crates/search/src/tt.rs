@@ -1,0 +1,237 @@
+//! The transposition table: shared by all search threads without locks.
+//!
+//! An entry is two `AtomicU64` words, `data` (move, score, depth, bound, age)
+//! and `check = key ^ data`. A reader recomputes `check ^ data` and accepts
+//! the entry only if it equals the position's key, so an entry torn by two
+//! concurrent writers reads as a miss, never as a wrong hit. Relaxed ordering
+//! is enough: each word is atomic, and the XOR ties the pair together.
+//! Buckets of four entries fill a 64-byte cache line.
+
+use movegen::Move;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// How a stored score bounds the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is exactly this.
+    Exact = 1,
+    /// The true score is at least this (fail high).
+    Lower = 2,
+    /// The true score is at most this (fail low).
+    Upper = 3,
+}
+
+/// A table entry, unpacked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// Best or refuting move, if one was found.
+    pub mv: Option<Move>,
+    /// Score (mate scores relative to this node).
+    pub score: i32,
+    /// Static evaluation.
+    pub eval: i32,
+    /// Remaining depth of the search that stored it.
+    pub depth: i32,
+    /// Bound type.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([Slot; 4]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: AtomicU64,
+}
+
+fn pack(e: &TtEntry, age: u8) -> u64 {
+    let mv = e.mv.map_or(0, |m| m.raw()) as u64;
+    let score = (e.score as i16) as u16 as u64;
+    let eval = (e.eval as i16) as u16 as u64;
+    let depth = (e.depth.clamp(-1, 254) + 1) as u64;
+    mv | score << 16
+        | eval << 32
+        | depth << 48
+        | (e.bound as u64) << 56
+        | ((age as u64) & 0x3f) << 58
+}
+
+fn unpack(d: u64) -> Option<TtEntry> {
+    let bound = match (d >> 56) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    let raw = (d & 0xffff) as u16;
+    Some(TtEntry {
+        mv: if raw == 0 { None } else { Move::from_raw(raw) },
+        score: ((d >> 16) as u16) as i16 as i32,
+        eval: ((d >> 32) as u16) as i16 as i32,
+        depth: ((d >> 48) & 0xff) as i32 - 1,
+        bound,
+    })
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.resize_with(n, Bucket::default);
+        TranspositionTable {
+            buckets,
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        for b in &mut self.buckets {
+            *b = Bucket::default();
+        }
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[((key as u128 * self.buckets.len() as u128) >> 64) as usize]
+    }
+
+    /// Looks up `key`.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for s in &self.bucket(key).0 {
+            let data = s.data.load(Relaxed);
+            if data != 0 && s.check.load(Relaxed) ^ data == key {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores an entry for `key`, replacing the same key, else the least
+    /// valuable slot (oldest search first, then shallowest).
+    #[inline]
+    pub fn store(&self, key: u64, entry: TtEntry) {
+        let age = (self.age.load(Relaxed) & 0x3f) as u8;
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.0[0];
+        let mut worst = i32::MAX;
+        for s in &bucket.0 {
+            let data = s.data.load(Relaxed);
+            if data == 0 || s.check.load(Relaxed) ^ data == key {
+                // Keep a move we already have if the new entry has none.
+                let mut e = entry;
+                if e.mv.is_none() {
+                    e.mv = unpack(data).and_then(|old| old.mv);
+                }
+                let d = pack(&e, age);
+                s.data.store(d, Relaxed);
+                s.check.store(key ^ d, Relaxed);
+                return;
+            }
+            let old_age = ((data >> 58) & 0x3f) as u8;
+            let stale = (age.wrapping_sub(old_age) & 0x3f) as i32;
+            let value = ((data >> 48) & 0xff) as i32 - 8 * stale;
+            if value < worst {
+                worst = value;
+                victim = s;
+            }
+        }
+        let d = pack(&entry, age);
+        victim.data.store(d, Relaxed);
+        victim.check.store(key ^ d, Relaxed);
+    }
+
+    /// Permille of the first thousand buckets' slots written in this search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Relaxed) & 0x3f;
+        let n = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..n] {
+            for s in &b.0 {
+                let d = s.data.load(Relaxed);
+                if d != 0 && (d >> 58) & 0x3f == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (n * 4).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use movegen::{MoveKind, Square};
+    use std::sync::Arc;
+
+    #[test]
+    fn pack_round_trip() {
+        let m = Move::new(Square::E1, Square::G1, MoveKind::Castle);
+        for (score, depth, bound) in [
+            (31000, 40, Bound::Exact),
+            (-31000, 0, Bound::Lower),
+            (5, -1, Bound::Upper),
+        ] {
+            let e = TtEntry {
+                mv: Some(m),
+                score,
+                eval: -score / 2,
+                depth,
+                bound,
+            };
+            assert_eq!(unpack(pack(&e, 3)), Some(e));
+        }
+    }
+
+    #[test]
+    fn threads_never_read_a_torn_entry() {
+        let tt = Arc::new(TranspositionTable::new(1));
+        let keys: Vec<u64> = (0..64u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+            .collect();
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let tt = &tt;
+                let keys = &keys;
+                s.spawn(move || {
+                    for round in 0..20_000 {
+                        let k = keys[(round * 7 + t) % keys.len()];
+                        // The stored score is a function of the key, so any hit must match it.
+                        let score = (k % 1000) as i32;
+                        tt.store(
+                            k,
+                            TtEntry {
+                                mv: None,
+                                score,
+                                eval: score,
+                                depth: (round % 30) as i32,
+                                bound: Bound::Exact,
+                            },
+                        );
+                        let probe = keys[(round * 13 + 3 * t) % keys.len()];
+                        if let Some(e) = tt.probe(probe) {
+                            assert_eq!(e.score, (probe % 1000) as i32);
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
