@@ -769,9 +769,13 @@ fn playout<V: Variant>(
     Ok(())
 }
 
+/// `cases` per property, or `PROPTEST_CASES` for a longer local run.
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
-        cases,
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(cases),
         // Failures print the start FEN and the moves; no files are written.
         failure_persistence: None,
         ..ProptestConfig::default()
