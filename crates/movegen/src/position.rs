@@ -382,9 +382,9 @@ impl<V: Variant> Position<V> {
             self.key ^= zobrist::en_passant(ep.file());
         }
         let old_castling = self.castling;
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
 
         let mut captured = false;
@@ -483,7 +483,7 @@ impl<V: Variant> Position<V> {
         }
         next.turn = self.turn.other();
         next.key ^= zobrist::side();
-        next.halfmove += 1;
+        next.halfmove = next.halfmove.saturating_add(1);
         next.update_check_info();
         // The side that passed cannot have left the other in check (it was the
         // one to move and not in check), unless a royal piece is attacked now,
