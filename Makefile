@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: build test native bench crosscheck ci
+.PHONY: build test native bench ratio crosscheck ci
 
 # Optimised build of the `varia` binary (target/release/varia).
 build:
@@ -21,6 +21,11 @@ native:
 # Criterion benchmarks (varia against shakmaty).
 bench:
 	$(CARGO) bench -p varia-benches
+
+# Single-thread perft speed ratio varia/shakmaty against the targets
+# (interleaved rounds, medians). `make ratio RATIO_ARGS=--quick` for a short run.
+ratio:
+	$(CARGO) run --release -p varia-benches --bin perft_ratio -- $(RATIO_ARGS)
 
 # Compare move generation with other implementations.
 crosscheck:
