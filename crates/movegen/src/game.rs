@@ -44,6 +44,11 @@ impl<V: Variant> Game<V> {
         &self.moves
     }
 
+    /// Zobrist keys of every position so far, the current one last.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
     /// Plays `m` after checking it is legal.
     pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
         if !self.position.is_legal(m) {

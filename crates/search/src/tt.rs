@@ -52,6 +52,7 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     age: AtomicU64,
+    mb: usize,
 }
 
 fn pack(e: &TtEntry, age: u8) -> u64 {
@@ -92,7 +93,13 @@ impl TranspositionTable {
         TranspositionTable {
             buckets,
             age: AtomicU64::new(0),
+            mb,
         }
+    }
+
+    /// The size asked for, in megabytes.
+    pub fn size_mb(&self) -> usize {
+        self.mb
     }
 
     /// Forgets everything (a new game).

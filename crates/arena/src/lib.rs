@@ -1,0 +1,27 @@
+//! # arena
+//!
+//! varia's match runner: a deterministic schedule of games (round robin or
+//! gauntlet, opening pairs with colours swapped), played by in-process
+//! engines or external ones over UCI/CECP on every core, with every game
+//! recorded as it ends (CSV, PGN), resumable, shardable, and summarized with
+//! Elo, LOS, pentanomial counts and a generalized SPRT.
+
+#![warn(missing_docs)]
+
+pub mod game;
+pub mod openings;
+pub mod pgn;
+pub mod player;
+pub mod results;
+pub mod runner;
+pub mod schedule;
+pub mod stats;
+pub mod tc;
+
+pub use game::{Adjudication, GameRecord, ScoreRule};
+pub use openings::Opening;
+pub use player::{InProcess, MoveReply, MoveRequest, Player, PlayerError};
+pub use runner::{run, EngineSpec, MatchConfig, MatchReport, PlayerFactory, Progress};
+pub use schedule::{Format, GameSpec, ScheduleSpec};
+pub use stats::{EloModel, Sprt, SprtState};
+pub use tc::{MoveLimits, TimeControl};

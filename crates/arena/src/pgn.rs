@@ -1,0 +1,256 @@
+//! PGN: writing games (standard tags plus `[Variant]`, SAN movetext) and
+//! reading them back (tags, SAN moves; comments, variations and NAGs are
+//! skipped). The same reader serves opening books and the tuner's data.
+
+use movegen::{dispatch, Game, Move, Position, VariantKind};
+
+/// A game read from PGN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnGame {
+    /// Tags in file order.
+    pub tags: Vec<(String, String)>,
+    /// Start FEN (the `[FEN]` tag or the variant's start).
+    pub start_fen: String,
+    /// Moves in UCI.
+    pub moves: Vec<String>,
+    /// The `[Result]` tag (or the movetext's result token).
+    pub result: String,
+}
+
+/// A PGN error with its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnError {
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Writes one game as PGN. `moves` are legal from `start_fen`.
+#[allow(clippy::too_many_arguments)]
+pub fn write_game(
+    kind: VariantKind,
+    event: &str,
+    round: &str,
+    white: &str,
+    black: &str,
+    result: &str,
+    termination: &str,
+    start_fen: &str,
+    moves: &[String],
+) -> String {
+    let mut s = String::new();
+    let tag = |s: &mut String, k: &str, v: &str| {
+        s.push_str(&format!(
+            "[{k} \"{}\"]\n",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
+    };
+    tag(&mut s, "Event", event);
+    tag(&mut s, "Site", "varia");
+    tag(&mut s, "Date", "????.??.??");
+    tag(&mut s, "Round", round);
+    tag(&mut s, "White", white);
+    tag(&mut s, "Black", black);
+    tag(&mut s, "Result", result);
+    if let Some(v) = kind.pgn_name() {
+        tag(&mut s, "Variant", v);
+    }
+    if start_fen != kind.start_fen() {
+        tag(&mut s, "SetUp", "1");
+        tag(&mut s, "FEN", start_fen);
+    }
+    tag(&mut s, "Termination", termination);
+    s.push('\n');
+    let sans: Vec<String> = dispatch!(kind, V => {
+        let mut out = Vec::new();
+        if let Ok(mut pos) = Position::<V>::from_fen(start_fen) {
+            for m in moves {
+                match pos.parse_uci(m) {
+                    Ok(mv) => {
+                        out.push((pos.turn(), pos.fullmove_number(), pos.san(mv)));
+                        pos = pos.play(mv);
+                    }
+                    Err(_) => break,
+                }
+            }
+        }
+        out.into_iter()
+            .enumerate()
+            .map(|(i, (turn, n, san))| {
+                if turn.is_white() {
+                    format!("{n}. {san}")
+                } else if i == 0 {
+                    format!("{n}... {san}")
+                } else {
+                    san
+                }
+            })
+            .collect()
+    });
+    let mut line_len = 0;
+    for token in sans
+        .iter()
+        .map(String::as_str)
+        .chain(std::iter::once(result))
+    {
+        if line_len + token.len() + 1 > 79 {
+            s.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            s.push(' ');
+            line_len += 1;
+        }
+        s.push_str(token);
+        line_len += token.len();
+    }
+    s.push_str("\n\n");
+    s
+}
+
+/// Reads every game of a PGN text, resolving SAN with varia's rules of `kind`.
+pub fn read_games(text: &str, kind: VariantKind) -> Result<Vec<PgnGame>, PgnError> {
+    let mut games = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut movetext: Vec<(usize, String)> = Vec::new();
+    let flush = |tags: &mut Vec<(String, String)>,
+                 movetext: &mut Vec<(usize, String)>,
+                 games: &mut Vec<PgnGame>|
+     -> Result<(), PgnError> {
+        if tags.is_empty() && movetext.is_empty() {
+            return Ok(());
+        }
+        let g = parse_game(kind, std::mem::take(tags), std::mem::take(movetext))?;
+        games.push(g);
+        Ok(())
+    };
+    let mut in_movetext = false;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            if in_movetext {
+                flush(&mut tags, &mut movetext, &mut games)?;
+                in_movetext = false;
+            }
+            let inner = t.trim_start_matches('[').trim_end_matches(']');
+            let (k, v) = inner.split_once(' ').ok_or(PgnError {
+                line: i + 1,
+                message: format!("malformed tag {t}"),
+            })?;
+            tags.push((
+                k.to_string(),
+                v.trim().trim_matches('"').replace("\\\"", "\""),
+            ));
+        } else if !t.is_empty() {
+            in_movetext = true;
+            movetext.push((i + 1, t.to_string()));
+        }
+    }
+    flush(&mut tags, &mut movetext, &mut games)?;
+    Ok(games)
+}
+
+fn parse_game(
+    kind: VariantKind,
+    tags: Vec<(String, String)>,
+    movetext: Vec<(usize, String)>,
+) -> Result<PgnGame, PgnError> {
+    let start_fen = tags
+        .iter()
+        .find(|(k, _)| k == "FEN")
+        .map(|(_, v)| v.clone())
+        .unwrap_or_else(|| kind.start_fen().to_string());
+    let mut result = tags
+        .iter()
+        .find(|(k, _)| k == "Result")
+        .map(|(_, v)| v.clone())
+        .unwrap_or_else(|| "*".into());
+    let first_line = movetext.first().map_or(0, |m| m.0);
+    dispatch!(kind, V => {
+        let start = Position::<V>::from_fen(&start_fen).map_err(|e| PgnError { line: first_line, message: e.to_string() })?;
+        let mut game = Game::new(start);
+        let mut moves = Vec::new();
+        let mut depth = 0; // nesting of ( ) variations
+        let mut in_comment = false;
+        for (line, text) in &movetext {
+            if text.starts_with('%') {
+                continue;
+            }
+            let spaced = text.replace('(', " ( ").replace(')', " ) ").replace('{', " { ").replace('}', " } ");
+            for token in spaced.split_whitespace() {
+                if in_comment {
+                    in_comment = token != "}";
+                    continue;
+                }
+                match token {
+                    "{" => in_comment = true,
+                    ";" => break,
+                    "(" => depth += 1,
+                    ")" => depth -= 1,
+                    _ if depth > 0 => {}
+                    "1-0" | "0-1" | "1/2-1/2" | "*" => result = token.to_string(),
+                    _ if token.starts_with('$') => {}
+                    _ => {
+                        let san = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+                        if san.is_empty() {
+                            continue;
+                        }
+                        let m: Move = game.position().parse_san(san).map_err(|e| PgnError { line: *line, message: e.to_string() })?;
+                        game.play_unchecked(m);
+                        moves.push(m.uci());
+                    }
+                }
+            }
+        }
+        Ok(PgnGame { tags, start_fen: start.fen(), moves, result })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_then_read_round_trip() {
+        for kind in VariantKind::ALL {
+            let moves: Vec<String> = dispatch!(kind, V => {
+                let mut pos = Position::<V>::startpos();
+                let mut out = Vec::new();
+                for i in 0..30 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() || pos.outcome().is_some() {
+                        break;
+                    }
+                    let m = legal[(i * 5 + 3) % legal.len()];
+                    out.push(m.uci());
+                    pos = pos.play(m);
+                }
+                out
+            });
+            let text = write_game(
+                kind,
+                "t",
+                "1",
+                "a",
+                "b",
+                "*",
+                "unterminated",
+                kind.start_fen(),
+                &moves,
+            );
+            let games = read_games(&text, kind).unwrap();
+            assert_eq!(games.len(), 1);
+            assert_eq!(games[0].moves, moves, "{kind}\n{text}");
+        }
+    }
+
+    #[test]
+    fn reader_skips_comments_variations_and_nags() {
+        let text = "[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 {best by test} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 1-0\n";
+        let g = read_games(text, VariantKind::Chess).unwrap();
+        assert_eq!(g[0].moves, ["e2e4", "e7e5", "g1f3", "b8c6"]);
+        assert_eq!(g[0].result, "1-0");
+        let bad = read_games("1. e4 e4", VariantKind::Chess).unwrap_err();
+        assert_eq!(bad.line, 1);
+    }
+}

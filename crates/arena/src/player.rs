@@ -1,0 +1,181 @@
+//! Players: anything that answers "your move" in a game. varia's own engine
+//! runs in-process (no protocol, no process per game); external engines are
+//! driven over UCI or CECP (see `external.rs`).
+
+use crate::tc::{Clock, MoveLimits};
+use movegen::{dispatch, Game, Position, VariantKind};
+use search::{EvalParams, Limits, Shared};
+use std::path::PathBuf;
+
+/// What a player is asked for a move.
+#[derive(Clone, Debug)]
+pub struct MoveRequest<'a> {
+    /// The game.
+    pub variant: VariantKind,
+    /// Start position of the game (before the opening moves).
+    pub start_fen: &'a str,
+    /// Every move since the start, in UCI.
+    pub moves: &'a [String],
+    /// The player's per-move limits.
+    pub limits: &'a MoveLimits,
+    /// Both clocks (White, Black) when a time control is used.
+    pub clocks: [Option<Clock>; 2],
+}
+
+/// A player's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveReply {
+    /// The move in UCI notation (checked by the runner).
+    pub uci: String,
+    /// Score in centipawns from the mover's view, if reported (wins as ±`search::MATE` minus distance).
+    pub score: Option<i32>,
+}
+
+/// Why a player failed to move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayerError {
+    /// The process died or its pipe closed.
+    #[error("engine crashed: {0}")]
+    Crashed(String),
+    /// No answer in time.
+    #[error("engine timed out")]
+    Timeout,
+    /// Unintelligible output.
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    /// The engine could not be set up (bad settings, missing file).
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// Something that plays moves.
+pub trait Player: Send {
+    /// The name used in results.
+    fn name(&self) -> &str;
+    /// Prepares for a new game of `variant`.
+    fn new_game(&mut self, variant: VariantKind) -> Result<(), PlayerError>;
+    /// Chooses a move.
+    fn go(&mut self, req: &MoveRequest) -> Result<MoveReply, PlayerError>;
+    /// Restarts after a crash (external engines); in-process players never crash.
+    fn restart(&mut self) -> Result<(), PlayerError> {
+        Ok(())
+    }
+}
+
+/// varia's engine, searched in this process.
+pub struct InProcess {
+    name: String,
+    eval_file: Option<PathBuf>,
+    params: Option<EvalParams>,
+    hash_mb: usize,
+    threads: usize,
+    shared: Shared,
+}
+
+impl InProcess {
+    /// An in-process engine with an optional evaluation file, a table of
+    /// `hash_mb` megabytes and `threads` search threads.
+    pub fn new(
+        name: &str,
+        eval_file: Option<PathBuf>,
+        hash_mb: usize,
+        threads: usize,
+    ) -> InProcess {
+        InProcess {
+            name: name.to_string(),
+            eval_file,
+            params: None,
+            hash_mb,
+            threads: threads.max(1),
+            shared: Shared::new(hash_mb),
+        }
+    }
+
+    /// An in-process engine with explicit weights (the tuner uses this).
+    pub fn with_params(name: &str, params: EvalParams, hash_mb: usize) -> InProcess {
+        InProcess {
+            name: name.to_string(),
+            eval_file: None,
+            params: Some(params),
+            hash_mb,
+            threads: 1,
+            shared: Shared::new(hash_mb),
+        }
+    }
+}
+
+impl Player for InProcess {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, variant: VariantKind) -> Result<(), PlayerError> {
+        let reload = self.params.as_ref().is_none_or(|p| p.variant != variant);
+        if reload {
+            self.params = Some(match &self.eval_file {
+                Some(path) => EvalParams::load(variant, path)
+                    .map_err(|e| PlayerError::Setup(e.to_string()))?,
+                None => EvalParams::default_for(variant),
+            });
+        }
+        // A cleared table makes every game depend only on its moves (resumable,
+        // reproducible matches).
+        if self.shared.tt.size_mb() != self.hash_mb {
+            self.shared = Shared::new(self.hash_mb);
+        } else {
+            self.shared.tt.clear();
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, req: &MoveRequest) -> Result<MoveReply, PlayerError> {
+        let params = match &self.params {
+            Some(p) if p.variant == req.variant => p,
+            _ => {
+                return Err(PlayerError::Setup(
+                    "new_game was not called for this variant".into(),
+                ))
+            }
+        };
+        let limits = to_search_limits(req);
+        let shared = &self.shared;
+        let threads = self.threads;
+        dispatch!(req.variant, V => {
+            let start = Position::<V>::from_fen(req.start_fen).map_err(|e| PlayerError::Setup(e.to_string()))?;
+            let mut game = Game::new(start);
+            for m in req.moves {
+                game.play_uci(m).map_err(|e| PlayerError::Protocol(e.to_string()))?;
+            }
+            let keys = game.keys();
+            let history = &keys[..keys.len() - 1];
+            let r = search::search(game.position(), history, &limits, params, shared, threads, &mut |_| {});
+            match r.best {
+                Some(m) => Ok(MoveReply { uci: m.uci(), score: Some(r.score) }),
+                None => Err(PlayerError::Protocol("no move in a finished game".into())),
+            }
+        })
+    }
+}
+
+/// Converts match limits to a search's limits.
+pub fn to_search_limits(req: &MoveRequest) -> Limits {
+    let l = req.limits;
+    let mut limits = Limits {
+        depth: l.depth,
+        nodes: l.nodes,
+        movetime: l.movetime,
+        ..Limits::default()
+    };
+    if let Some(tc) = l.tc {
+        if let Some(w) = req.clocks[0] {
+            limits.wtime = Some(w.left);
+            limits.movestogo = w.moves_to_go;
+        }
+        if let Some(b) = req.clocks[1] {
+            limits.btime = Some(b.left);
+        }
+        limits.winc = tc.increment;
+        limits.binc = tc.increment;
+    }
+    limits
+}
