@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod external;
 pub mod game;
 pub mod openings;
 pub mod pgn;
