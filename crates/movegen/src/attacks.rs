@@ -149,7 +149,15 @@ fn slider(entry: &Magic, occupied: Bitboard) -> Bitboard {
     let idx = unsafe { core::arch::x86_64::_pext_u64(occupied.0, entry.mask) } as usize;
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     let idx = ((occupied.0 & entry.mask).wrapping_mul(entry.magic) >> entry.shift) as usize;
-    Bitboard(SLIDER_TABLE[entry.offset as usize + idx])
+    let i = entry.offset as usize + idx;
+    debug_assert!(i < SLIDER_TABLE_LEN);
+    // SAFETY: the build script gives each square a slice of exactly
+    // 2^popcount(mask) entries starting at `offset`, and `idx` is below
+    // 2^popcount(mask) (PEXT of the mask's bits, or a product shifted right by
+    // 64 - popcount(mask)), so `i` is in bounds. The exhaustive table test
+    // visits every index. Measured: the bounds check costs about 3% of perft
+    // instructions (callgrind).
+    Bitboard(unsafe { *SLIDER_TABLE.get_unchecked(i) })
 }
 
 /// Squares a rook on `sq` attacks given the occupied squares.

@@ -17,7 +17,7 @@ pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
         _ => {
             let mut nodes = 0;
             let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m| {
-                let child = pos.play(m);
+                let child = pos.play_unhashed(m);
                 nodes += if depth == 2 {
                     child.count_legal()
                 } else {
