@@ -231,7 +231,7 @@ impl<V: Variant> Position<V> {
 
     /// Pieces among `attackers` that attack `sq` when `occupied` are the
     /// occupied squares. Pawn attacks are taken from the colour of each pawn.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn attackers_within(
         &self,
         sq: Square,
