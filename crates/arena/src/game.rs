@@ -176,6 +176,9 @@ pub fn play_game<V: Variant>(
                 crashed[i] = true;
                 return finish(record, loss_for(side), "time");
             }
+            Err(PlayerError::Resigned) => {
+                return finish(record, loss_for(side), "adjudication");
+            }
             Err(_) => {
                 crashed[i] = true;
                 return finish(record, loss_for(side), "crash");

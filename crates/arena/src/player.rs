@@ -46,6 +46,9 @@ pub enum PlayerError {
     /// The engine could not be set up (bad settings, missing file).
     #[error("{0}")]
     Setup(String),
+    /// The engine resigned (CECP `resign`): the game is lost by adjudication.
+    #[error("engine resigned")]
+    Resigned,
 }
 
 /// Something that plays moves.
