@@ -123,6 +123,31 @@ const fn ray_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
 
 static RAYS: ([[u64; 64]; 64], [[u64; 64]; 64]) = ray_tables();
 
+const fn empty_board_table(dirs: &[(i32, i32); 4]) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = slow_slider_attacks(sq as u32, 0, dirs);
+        sq += 1;
+    }
+    t
+}
+
+static ROOK_RAYS: [u64; 64] = empty_board_table(&ROOK_DIRS);
+static BISHOP_RAYS: [u64; 64] = empty_board_table(&BISHOP_DIRS);
+
+/// Rook attacks on an empty board (the lines a rook could pin or check along).
+#[inline]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Bishop attacks on an empty board.
+#[inline]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
+}
+
 /// Squares a knight on `sq` attacks.
 #[inline]
 pub fn knight_attacks(sq: Square) -> Bitboard {

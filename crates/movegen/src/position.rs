@@ -7,7 +7,8 @@
 //! ([`Position::play`]): search and perft never undo a move.
 
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::board::Board;
@@ -291,9 +292,8 @@ impl<V: Variant> Position<V> {
         }
         let b = &self.board;
         let snipers = them
-            & ((rook_attacks(ksq, Bitboard::EMPTY) & (b.role(Role::Rook) | b.role(Role::Queen)))
-                | (bishop_attacks(ksq, Bitboard::EMPTY)
-                    & (b.role(Role::Bishop) | b.role(Role::Queen))));
+            & ((rook_rays(ksq) & (b.role(Role::Rook) | b.role(Role::Queen)))
+                | (bishop_rays(ksq) & (b.role(Role::Bishop) | b.role(Role::Queen))));
         let mut pinned = Bitboard::EMPTY;
         for s in snipers {
             let blockers = between(ksq, s) & occ;
