@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: build test native bench ratio crosscheck ci
+.PHONY: build test native bench ratio crosscheck ci bench-signature
 
 # Optimised build of the `varia` binary (target/release/varia).
 build:
@@ -26,6 +26,13 @@ bench:
 # (interleaved rounds, medians). `make ratio RATIO_ARGS=--quick` for a short run.
 ratio:
 	$(CARGO) run --release -p varia-benches --bin perft_ratio -- $(RATIO_ARGS)
+
+# Rewrite data/bench.txt, the search's node-count signature that
+# crates/cli/tests/cli_bench.rs checks. Run it when a change to the search or
+# evaluation is intended, and commit the new file in the same commit.
+bench-signature:
+	$(CARGO) run --release -p varia -- bench --signature > data/bench.txt.tmp
+	mv data/bench.txt.tmp data/bench.txt
 
 # Compare move generation with Fairy-Stockfish (pyffish): legal moves and
 # game-over verdicts on 10,000 random positions per game, perft on 100 roots.

@@ -5,8 +5,12 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod analyse;
+mod bench;
 mod moves;
 mod perft;
+mod uci;
+mod xboard;
 
 /// Chess-variant toolkit: perft verification, (soon) engine, matches and tuning.
 #[derive(Parser, Debug)]
@@ -24,6 +28,15 @@ enum Command {
     /// Print the legal moves and game state of positions (one FEN per line on
     /// stdin, or --fen), for cross-checking against other implementations.
     Moves(moves::Args),
+    /// Run the engine over the UCI protocol on stdin/stdout.
+    Uci(uci::Args),
+    /// Run the engine over the XBoard/CECP protocol (version 2) on stdin/stdout.
+    Xboard(xboard::Args),
+    /// Search a fixed set of positions per game to a fixed depth: speed, and
+    /// the node-count signature of the search.
+    Bench(bench::Args),
+    /// Search one position and print the iterations, best move, score and PV.
+    Analyse(analyse::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +56,10 @@ fn main() -> ExitCode {
         None => perft::run(perft::Args::default()),
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Moves(args)) => moves::run(args),
+        Some(Command::Uci(args)) => uci::run(args),
+        Some(Command::Xboard(args)) => xboard::run(args),
+        Some(Command::Bench(args)) => bench::run(args),
+        Some(Command::Analyse(args)) => analyse::run(args),
     };
     match result {
         Ok(code) => code,

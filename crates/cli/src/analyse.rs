@@ -1,0 +1,139 @@
+//! `varia analyse`: search one position and print each iteration, then the
+//! best move, its score (centipawns or mate in N moves, from the side to
+//! move's view) and the principal variation in UCI and SAN.
+//!
+//! ```text
+//! varia analyse --variant atomic --fen '<FEN>' --depth 10
+//! varia analyse --variant chess --movetime 2000 --threads 2 --eval weights.toml
+//! ```
+//!
+//! Bad input (unknown variant, bad FEN, unreadable evaluation file, no
+//! limit) is one `error: ...` line and exit code 2.
+
+use anyhow::{bail, Context as _};
+use movegen::{dispatch, Position, Variant, VariantKind};
+use search::protocol::{describe_outcome, san_line, MAX_HASH_MB, MAX_THREADS};
+use search::{search, EvalParams, Info, Limits, Shared};
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Arguments of `varia analyse`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The game: chess, suicide, threecheck, atomic, losers, knightmate (or
+    /// an alias: standard, normal, giveaway, 3check, three-check).
+    #[arg(long)]
+    variant: VariantKind,
+    /// The position (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Search to this depth in plies.
+    #[arg(
+        long,
+        required_unless_present = "movetime",
+        conflicts_with = "movetime"
+    )]
+    depth: Option<u32>,
+    /// Search for this many milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// Evaluation weights (an EvalParams TOML file for this game).
+    #[arg(long, value_name = "FILE")]
+    eval: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !(1..=MAX_THREADS).contains(&args.threads) {
+        bail!(
+            "--threads must be between 1 and {MAX_THREADS}, got {}",
+            args.threads
+        );
+    }
+    if !(1..=MAX_HASH_MB).contains(&args.hash) {
+        bail!(
+            "--hash must be between 1 and {MAX_HASH_MB} MB, got {}",
+            args.hash
+        );
+    }
+    if args.depth == Some(0) || args.depth.is_some_and(|d| d > 100) {
+        bail!("--depth must be between 1 and 100");
+    }
+    if args.movetime == Some(0) {
+        bail!("--movetime must be at least 1 ms");
+    }
+    dispatch!(args.variant, V => analyse::<V>(&args))
+}
+
+fn analyse<V: Variant>(args: &Args) -> anyhow::Result<ExitCode> {
+    let pos = match &args.fen {
+        Some(fen) => search::protocol::parse_fen::<V>(fen)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("invalid FEN \"{fen}\" for {}", V::KIND))?,
+        None => Position::<V>::startpos(),
+    };
+    let params = match &args.eval {
+        Some(path) => EvalParams::load(V::KIND, path)?,
+        None => EvalParams::default_for(V::KIND),
+    };
+    let limits = match (args.depth, args.movetime) {
+        (Some(d), _) => Limits::depth(d),
+        (None, Some(ms)) => Limits::movetime(Duration::from_millis(ms)),
+        (None, None) => bail!("give --depth or --movetime"),
+    };
+    println!("variant {}  fen {}", V::KIND.name(), pos.fen());
+    if let Some(o) = pos.outcome() {
+        println!("game over: {} ({})", o.result_str(), describe_outcome(o));
+        println!("bestmove 0000");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let shared = Shared::new(args.hash);
+    let mut report = |info: &Info| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "depth {:>2}  seldepth {:>2}  score {:>8}  nodes {:>10}  nps {:>8}  time {:>6} ms  pv {}",
+            info.depth,
+            info.seldepth,
+            score_text(info.score),
+            info.nodes,
+            info.nps(),
+            info.time_ms,
+            san_line(&pos, &info.pv)
+        );
+    };
+    let r = search(
+        &pos,
+        &[],
+        &limits,
+        &params,
+        &shared,
+        args.threads,
+        &mut report,
+    );
+    let Some(best) = r.best else {
+        bail!("no move found");
+    };
+    let pv: Vec<String> = r.pv.iter().map(|m| m.uci()).collect();
+    println!("bestmove {}  ({})", best.uci(), pos.san(best));
+    println!("score {}", score_text(r.score));
+    println!("depth {}  nodes {}", r.depth, r.nodes);
+    println!("pv {}", pv.join(" "));
+    println!("san {}", san_line(&pos, &r.pv));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `cp 25` or `mate 3` / `mate -2`.
+fn score_text(score: i32) -> String {
+    match search::alphabeta::mate_in(score) {
+        Some(n) => format!("mate {n}"),
+        None => format!("cp {score}"),
+    }
+}

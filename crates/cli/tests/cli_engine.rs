@@ -1,0 +1,145 @@
+//! The engine subcommands as processes: `varia uci` and `varia xboard` over
+//! pipes, and `varia analyse`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Output, Stdio};
+
+/// Runs `varia <sub>` with `script` on stdin (stdin then closes) and returns stdout.
+fn session(sub: &str, script: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
+        .arg(sub)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("varia starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("script written");
+    let out = child.wait_with_output().expect("varia ends");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+fn analyse(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_varia"))
+        .arg("analyse")
+        .args(args)
+        .output()
+        .expect("varia runs")
+}
+
+#[test]
+fn uci_over_stdin_and_stdout() {
+    let out = session(
+        "uci",
+        "uci\nisready\nsetoption name UCI_Variant value knightmate\nnonsense\nposition startpos moves e2e4\ngo depth 5\n",
+    );
+    assert!(out.contains("uciok\nreadyok\n"), "{out}");
+    assert!(
+        out.contains("info string error unknown command: nonsense"),
+        "{out}"
+    );
+    let best = out.lines().last().expect("output");
+    assert!(best.starts_with("bestmove "), "{out}");
+}
+
+#[test]
+fn uci_quit_while_searching_exits_at_once() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("varia starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdin.write_all(b"go infinite\n").expect("write");
+    let mut line = String::new();
+    while !line.starts_with("info depth 2 ") {
+        line.clear();
+        assert!(stdout.read_line(&mut line).expect("read") > 0, "no info");
+    }
+    let t = std::time::Instant::now();
+    stdin.write_all(b"quit\n").expect("write");
+    // stdin stays open: quit alone must end the process.
+    let status = child.wait().expect("exits");
+    assert!(status.success());
+    assert!(t.elapsed() < std::time::Duration::from_secs(10));
+    drop(stdin);
+}
+
+#[test]
+fn xboard_over_stdin_and_stdout() {
+    let out = session(
+        "xboard",
+        "xboard\nprotover 2\nnew\nvariant 3check\nsd 4\nusermove e2e4\nping 1\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with(
+            "feature myname=\"varia\" variants=\"normal,giveaway,3check,atomic,losers,knightmate\""
+        ),
+        "{out}"
+    );
+    assert!(lines.len() >= 3, "{out}");
+    assert!(lines[lines.len() - 2].starts_with("move "), "{out}");
+    assert_eq!(lines[lines.len() - 1], "pong 1", "{out}");
+}
+
+#[test]
+fn analyse_prints_iterations_best_move_score_and_pv() {
+    let out = analyse(&[
+        "--variant",
+        "chess",
+        "--fen",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "--depth",
+        "4",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("depth  1 "), "{text}");
+    assert!(text.contains("bestmove a1a8  (Ra8#)"), "{text}");
+    assert!(text.contains("score mate 1"), "{text}");
+    assert!(text.contains("pv a1a8"), "{text}");
+    assert!(text.contains("san 1. Ra8#"), "{text}");
+
+    let out = analyse(&["--variant", "giveaway", "--movetime", "200"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("bestmove "), "{text}");
+    assert!(
+        text.contains("score cp ") || text.contains("score mate "),
+        "{text}"
+    );
+}
+
+#[test]
+fn analyse_errors_are_one_line_and_exit_2() {
+    for args in [
+        &["--variant", "chess", "--fen", "not a fen", "--depth", "3"][..],
+        &[
+            "--variant",
+            "atomic",
+            "--depth",
+            "3",
+            "--eval",
+            "/no/such/file.toml",
+        ],
+        &["--variant", "chess", "--depth", "0"],
+        &["--variant", "chess", "--depth", "3", "--threads", "0"],
+    ] {
+        let out = analyse(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+    // No limit at all is a usage error (exit 2 as well).
+    let out = analyse(&["--variant", "chess"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,1 +1,0 @@
-//! Protocol front ends (UCI, CECP/XBoard): to be written.

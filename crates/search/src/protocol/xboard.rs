@@ -1,0 +1,543 @@
+//! CECP (XBoard/WinBoard protocol version 2): the loop behind `varia xboard`.
+//!
+//! On `protover 2` the engine announces
+//!
+//! ```text
+//! feature myname="varia" variants="normal,giveaway,3check,atomic,losers,knightmate" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=0 reuse=1 done=1
+//! ```
+//!
+//! and implements what that promises: `setboard`, `usermove`, `ping`,
+//! `memory` (table size in MB), `cores`, coordinate moves, no `white`/`black`
+//! colour commands and no analysis mode. Our suicide is `giveaway` here (never
+//! `suicide`, which is another game in XBoard), threecheck is `3check`.
+//!
+//! Commands: `xboard`, `protover`, `new`, `variant`, `force`, `go`,
+//! `playother`, `usermove` (and bare moves), `setboard`, `level MPS BASE INC`
+//! (base in minutes or `min:sec`), `st`, `sd`, `time`, `otim` (centiseconds),
+//! `ping`, `result`, `memory`, `cores`, `post`, `nopost`, `undo`, `remove`,
+//! `?` (move now), `quit`; `hard`, `easy`, `random`, `computer`, `name`,
+//! `accepted`, `rejected`, `draw`, `white`, `black`, `ics`, `nps`, `hint`,
+//! `bk`, `option` are accepted and ignored.
+//!
+//! Moves are sent as `move <uci>`: castling as the king's two-square move,
+//! promotions with a lowercase letter: `q r b n`, plus `k` in giveaway and `m`
+//! (the commoner, XBoard's "Man") in knightmate. XBoard's knightmate (and
+//! Fairy-Max's, and Fairy-Stockfish's) uses the same letters: `K` is the
+//! royal knight, `M` the commoner, and a pawn promoting to a commoner is
+//! written `e7e8m`. Moves are read in the same notation (castling also as
+//! the king taking its own rook, `e1h1`).
+//!
+//! The engine plays the side to move after `go`, and after each `usermove`
+//! while not in force mode. When a move (its own or the opponent's) ends the
+//! game by the variant's rules, the 50-move rule, threefold repetition or
+//! insufficient material, it announces the result, e.g.
+//! `1-0 {White wins by checkmate}` or `1/2-1/2 {Draw by 3-fold repetition}`,
+//! and stops playing until the next `new`, `setboard` or `undo`.
+//!
+//! The search runs in the background: `?`, `force`, `new`, `result`, `quit`,
+//! `ping` work while it thinks. A `ping` that arrives while the engine is
+//! thinking on its move is answered right after the move, as the protocol
+//! asks. Errors: `Error (unknown command): <line>`, `Illegal move: <move>`,
+//! and for a bad `setboard` `tellusererror Illegal position` followed by
+//! `Error (bad FEN): <details>`; the engine keeps running.
+
+use super::{
+    describe_outcome, new_game, spawn_reader, tokens, AnyGame, Event, Output, Running, SearchJob,
+    DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS,
+};
+use crate::{EvalParams, Info, Limits, SearchResult, Shared};
+use movegen::{Color, VariantKind};
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The `feature` line sent on `protover 2`.
+pub const FEATURES: &str = "feature myname=\"varia\" \
+variants=\"normal,giveaway,3check,atomic,losers,knightmate\" setboard=1 usermove=1 ping=1 \
+sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=0 reuse=1 done=1";
+
+/// Commands that are accepted and need nothing done.
+const IGNORED: &[&str] = &[
+    "xboard", "hard", "easy", "random", "computer", "name", "accepted", "rejected", "draw",
+    "white", "black", "ics", "nps", "hint", "bk", "option", "exit", ".",
+];
+
+/// Runs the CECP loop until `quit` or the end of `input` (a search that is
+/// running then is allowed to finish and its move is printed).
+pub fn run<R, W>(input: R, output: W) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let out = Output::new(output);
+    let (tx, rx) = spawn_reader(input);
+    let mut engine = Xboard::new(out, tx);
+    let mut eof = false;
+    while let Ok(event) = rx.recv() {
+        match event {
+            Event::Line(line) => {
+                if !engine.command(&line) {
+                    break;
+                }
+            }
+            Event::Eof => {
+                eof = true;
+                if engine.running.is_none() {
+                    break;
+                }
+            }
+            Event::Done { id, result } => {
+                engine.finished(id, result);
+                if eof && engine.running.is_none() {
+                    break;
+                }
+            }
+        }
+    }
+    if let Some(r) = engine.running.take() {
+        r.abort();
+    }
+    Ok(())
+}
+
+struct Xboard {
+    out: Output,
+    events: Sender<Event>,
+    kind: VariantKind,
+    game: Box<dyn AnyGame>,
+    force: bool,
+    /// The side the engine plays when not in force mode.
+    engine_side: Color,
+    /// Moves per time control (0: the whole game), base time, increment.
+    mps: u32,
+    base: Duration,
+    inc: Duration,
+    /// Fixed time per move (`st`).
+    st: Option<Duration>,
+    /// Depth limit (`sd`).
+    sd: Option<u32>,
+    /// Clocks from `time` and `otim`.
+    our_time: Option<Duration>,
+    opp_time: Option<Duration>,
+    post: Arc<AtomicBool>,
+    hash_mb: usize,
+    threads: usize,
+    params: Arc<EvalParams>,
+    shared: Arc<Shared>,
+    running: Option<Running>,
+    /// `ping`s received while thinking, answered after the move.
+    pending_pongs: Vec<String>,
+    /// The result of the current position was announced already.
+    announced: bool,
+    next_id: u64,
+}
+
+/// Parses `level`'s base time: minutes (`5`, `0.5`) or `min:sec` (`0:30`).
+fn parse_base(text: &str) -> Option<Duration> {
+    let secs = match text.split_once(':') {
+        Some((m, s)) => m.parse::<u64>().ok()? as f64 * 60.0 + s.parse::<u64>().ok()? as f64,
+        None => text.parse::<f64>().ok()? * 60.0,
+    };
+    seconds(secs)
+}
+
+/// A non-negative, finite number of seconds as a duration.
+fn seconds(secs: f64) -> Option<Duration> {
+    (secs.is_finite() && (0.0..1e9).contains(&secs)).then(|| Duration::from_secs_f64(secs))
+}
+
+/// Centiseconds (possibly negative: a flagged clock) as a duration.
+fn centiseconds(text: &str) -> Option<Duration> {
+    text.parse::<i64>()
+        .ok()
+        .map(|cs| Duration::from_millis(cs.clamp(0, i64::MAX / 10) as u64 * 10))
+}
+
+/// The thinking-output line of an iteration: `ply score time nodes pv`, time
+/// in centiseconds, mates as `100000 + moves` (negative when being mated).
+pub fn post_line(info: &Info) -> String {
+    let score = match info.mate_in() {
+        Some(n) if n > 0 => 100_000 + n,
+        Some(n) => -100_000 + n,
+        None => info.score,
+    };
+    let pv: Vec<String> = info.pv.iter().map(|m| m.uci()).collect();
+    format!(
+        "{} {} {} {} {}",
+        info.depth,
+        score,
+        info.time_ms / 10,
+        info.nodes,
+        pv.join(" ")
+    )
+}
+
+impl Xboard {
+    fn new(out: Output, events: Sender<Event>) -> Xboard {
+        let kind = VariantKind::Chess;
+        Xboard {
+            out,
+            events,
+            kind,
+            game: new_game(kind, None).unwrap_or_else(|_| unreachable!("start position is valid")),
+            force: false,
+            engine_side: Color::Black,
+            mps: 40,
+            base: Duration::from_secs(300),
+            inc: Duration::ZERO,
+            st: None,
+            sd: None,
+            our_time: None,
+            opp_time: None,
+            post: Arc::new(AtomicBool::new(false)),
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            params: Arc::new(EvalParams::default_for(kind)),
+            shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
+            running: None,
+            pending_pongs: Vec::new(),
+            announced: false,
+            next_id: 1,
+        }
+    }
+
+    fn error(&self, kind: &str, what: &str) {
+        self.out.line(&format!("Error ({kind}): {what}"));
+    }
+
+    /// Stops a running search and forgets its move.
+    fn abort_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.abort();
+        }
+        self.flush_pongs();
+    }
+
+    fn flush_pongs(&mut self) {
+        for n in std::mem::take(&mut self.pending_pongs) {
+            self.out.line(&format!("pong {n}"));
+        }
+    }
+
+    /// Handles one line; `false` on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let toks = tokens(line);
+        let Some(&(_, cmd)) = toks.first() else {
+            return true;
+        };
+        let arg = toks.get(1).map(|t| t.1);
+        let rest = toks.get(1).map_or("", |t| line[t.0..].trim());
+        match cmd {
+            "protover" => {
+                if arg.and_then(|v| v.parse::<u32>().ok()).unwrap_or(0) >= 2 {
+                    self.out.line(FEATURES);
+                }
+            }
+            "new" => {
+                self.abort_search();
+                self.kind = VariantKind::Chess;
+                self.params = Arc::new(EvalParams::default_for(self.kind));
+                self.shared = Arc::new(Shared::new(self.hash_mb));
+                self.reset_game();
+                self.force = false;
+                self.engine_side = Color::Black;
+                self.sd = None;
+                self.our_time = None;
+                self.opp_time = None;
+            }
+            "variant" => match arg.and_then(VariantKind::from_protocol_name) {
+                Some(kind) => {
+                    self.abort_search();
+                    self.kind = kind;
+                    self.params = Arc::new(EvalParams::default_for(kind));
+                    self.reset_game();
+                }
+                None => self.error("unsupported variant", line.trim()),
+            },
+            "force" => {
+                self.abort_search();
+                self.force = true;
+            }
+            "go" => {
+                self.abort_search();
+                self.force = false;
+                self.engine_side = self.game.turn();
+                self.announced = false;
+                self.think();
+            }
+            "playother" => {
+                self.abort_search();
+                self.force = false;
+                self.engine_side = self.game.turn().other();
+            }
+            "usermove" => match arg {
+                Some(m) => self.user_move(m),
+                None => self.error("missing move", line.trim()),
+            },
+            "setboard" => self.setboard(rest),
+            "level" => self.level(&toks, line),
+            "st" => match arg.and_then(|a| a.parse::<f64>().ok()).and_then(seconds) {
+                Some(t) => self.st = Some(t),
+                None => self.error("bad time", line.trim()),
+            },
+            "sd" => match arg.and_then(|a| a.parse::<u32>().ok()) {
+                Some(d) if d > 0 => self.sd = Some(d),
+                _ => self.error("bad depth", line.trim()),
+            },
+            "time" | "otim" => match arg.and_then(centiseconds) {
+                Some(t) if cmd == "time" => self.our_time = Some(t),
+                Some(t) => self.opp_time = Some(t),
+                None => self.error("bad time", line.trim()),
+            },
+            "ping" => {
+                let n = rest.to_string();
+                if self.running.is_some() {
+                    self.pending_pongs.push(n);
+                } else {
+                    self.out.line(&format!("pong {n}"));
+                }
+            }
+            "result" => {
+                self.abort_search();
+                self.force = true;
+                self.announced = true;
+            }
+            "memory" => match arg.and_then(|a| a.parse::<usize>().ok()) {
+                Some(mb) => {
+                    let mb = mb.clamp(1, MAX_HASH_MB);
+                    if mb != self.hash_mb {
+                        self.hash_mb = mb;
+                        self.shared = Arc::new(Shared::new(mb));
+                    }
+                }
+                None => self.error("bad memory size", line.trim()),
+            },
+            "cores" => match arg.and_then(|a| a.parse::<usize>().ok()) {
+                Some(n) => self.threads = n.clamp(1, MAX_THREADS),
+                None => self.error("bad number of cores", line.trim()),
+            },
+            "post" => self.post.store(true, Relaxed),
+            "nopost" => self.post.store(false, Relaxed),
+            "undo" => {
+                self.abort_search();
+                if !self.game.undo() {
+                    self.error("no move to undo", "undo");
+                }
+                self.announced = false;
+            }
+            "remove" => {
+                self.abort_search();
+                if self.game.ply() < 2 {
+                    self.error("no moves to remove", "remove");
+                } else {
+                    self.game.undo();
+                    self.game.undo();
+                }
+                self.announced = false;
+            }
+            "?" => {
+                if let Some(r) = &self.running {
+                    r.stop();
+                }
+            }
+            "quit" => return false,
+            _ if IGNORED.contains(&cmd) => {}
+            _ if looks_like_move(cmd) && toks.len() == 1 => self.user_move(cmd),
+            _ => self.error("unknown command", line.trim()),
+        }
+        true
+    }
+
+    fn reset_game(&mut self) {
+        if let Ok(g) = new_game(self.kind, None) {
+            self.game = g;
+        }
+        self.announced = false;
+    }
+
+    fn setboard(&mut self, fen: &str) {
+        self.abort_search();
+        match new_game(self.kind, Some(fen)) {
+            Ok(g) => {
+                self.game = g;
+                self.announced = false;
+            }
+            Err(e) => {
+                self.out.line("tellusererror Illegal position");
+                self.error("bad FEN", &format!("{fen}: {e}"));
+            }
+        }
+    }
+
+    fn level(&mut self, toks: &[(usize, &str)], line: &str) {
+        let words: Vec<&str> = toks.iter().map(|t| t.1).collect();
+        let parsed = match words.as_slice() {
+            [_, mps, base, inc] => (|| {
+                let mps = mps.parse::<u32>().ok()?;
+                let base = parse_base(base)?;
+                let inc = seconds(inc.parse::<f64>().ok()?)?;
+                Some((mps, base, inc))
+            })(),
+            _ => None,
+        };
+        match parsed {
+            Some((mps, base, inc)) => {
+                self.mps = mps;
+                self.base = base;
+                self.inc = inc;
+                self.st = None;
+            }
+            None => self.error("bad level", line.trim()),
+        }
+    }
+
+    fn user_move(&mut self, text: &str) {
+        if self.running.is_some() {
+            // The engine is thinking on its own move (there is no pondering):
+            // not the opponent's turn.
+            self.out
+                .line(&format!("Illegal move (engine is thinking): {text}"));
+            return;
+        }
+        if self.game.play_uci(text).is_err() {
+            self.out.line(&format!("Illegal move: {text}"));
+            return;
+        }
+        self.announced = false;
+        if self.announce_end() {
+            return;
+        }
+        if !self.force && self.game.turn() == self.engine_side {
+            self.think();
+        }
+    }
+
+    /// Announces the result if the game is over (once per position);
+    /// `true` if it is over.
+    fn announce_end(&mut self) -> bool {
+        let Some(o) = self.game.outcome() else {
+            return false;
+        };
+        if !self.announced {
+            self.announced = true;
+            self.out
+                .line(&format!("{} {{{}}}", o.result_str(), describe_outcome(o)));
+        }
+        true
+    }
+
+    fn limits(&self) -> Limits {
+        let mut limits = Limits {
+            depth: self.sd,
+            ..Limits::default()
+        };
+        if let Some(st) = self.st {
+            limits.movetime = Some(st);
+            return limits;
+        }
+        let ours = self.our_time.unwrap_or(self.base);
+        let theirs = self.opp_time.unwrap_or(self.base);
+        let (w, b) = match self.game.turn() {
+            Color::White => (ours, theirs),
+            Color::Black => (theirs, ours),
+        };
+        limits.wtime = Some(w);
+        limits.btime = Some(b);
+        limits.winc = self.inc;
+        limits.binc = self.inc;
+        if self.mps > 0 {
+            let made = (self.game.ply() / 2) as u32;
+            limits.movestogo = Some(self.mps - made % self.mps);
+        }
+        limits
+    }
+
+    /// Starts thinking on the engine's move, unless the game is over.
+    fn think(&mut self) {
+        if self.announce_end() {
+            return;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let out = self.out.clone();
+        let post = self.post.clone();
+        let job = SearchJob {
+            id,
+            limits: self.limits(),
+            params: self.params.clone(),
+            shared: self.shared.clone(),
+            threads: self.threads,
+            stop: Arc::new(AtomicBool::new(false)),
+            hold: false,
+            on_info: Box::new(move |info: &Info| {
+                if post.load(Relaxed) {
+                    out.line(&post_line(info));
+                }
+            }),
+            done: self.events.clone(),
+        };
+        self.running = Some(self.game.spawn_search(job));
+    }
+
+    /// The engine's search ended: play its move.
+    fn finished(&mut self, id: u64, result: Option<SearchResult>) {
+        if self.running.as_ref().map(|r| r.id) != Some(id) {
+            return; // an aborted search
+        }
+        self.running = None;
+        let best = match result.and_then(|r| r.best) {
+            Some(m) => Some(m.uci()),
+            None => self.game.legal_uci().into_iter().next(),
+        };
+        match best {
+            Some(m) => match self.game.play_uci(&m) {
+                Ok(_) => {
+                    self.out.line(&format!("move {m}"));
+                    self.announced = false;
+                    self.announce_end();
+                }
+                Err(e) => self.out.line(&format!("# internal error: {e}")),
+            },
+            None => {
+                self.announce_end();
+            }
+        }
+        self.flush_pongs();
+    }
+}
+
+/// `true` for text shaped like a coordinate move (`e2e4`, `e7e8q`).
+fn looks_like_move(text: &str) -> bool {
+    let b = text.as_bytes();
+    (4..=5).contains(&b.len())
+        && (b'a'..=b'h').contains(&b[0])
+        && (b'1'..=b'8').contains(&b[1])
+        && (b'a'..=b'h').contains(&b[2])
+        && (b'1'..=b'8').contains(&b[3])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_base_times() {
+        assert_eq!(parse_base("5"), Some(Duration::from_secs(300)));
+        assert_eq!(parse_base("0:30"), Some(Duration::from_secs(30)));
+        assert_eq!(parse_base("0.5"), Some(Duration::from_secs(30)));
+        assert_eq!(parse_base("x"), None);
+        assert_eq!(parse_base("-1"), None);
+        assert_eq!(centiseconds("-50"), Some(Duration::ZERO));
+        assert_eq!(centiseconds("150"), Some(Duration::from_millis(1500)));
+    }
+
+    #[test]
+    fn moves_are_recognised() {
+        assert!(looks_like_move("e2e4"));
+        assert!(looks_like_move("b7b8m"));
+        assert!(!looks_like_move("edit"));
+        assert!(!looks_like_move("e9e4"));
+    }
+}

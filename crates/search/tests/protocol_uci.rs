@@ -1,0 +1,394 @@
+//! Scripted UCI sessions: the protocol loop of `varia uci` driven through
+//! pipes, including bad input.
+
+mod protocol_session;
+
+use protocol_session::{assert_legal, fen_after, start_fen, Session};
+use std::time::Duration;
+
+const VARIANTS: [&str; 6] = [
+    "chess",
+    "giveaway",
+    "3check",
+    "atomic",
+    "losers",
+    "knightmate",
+];
+
+fn bestmove(line: &str) -> String {
+    line.split_whitespace()
+        .nth(1)
+        .unwrap_or_else(|| panic!("no move in {line:?}"))
+        .to_string()
+}
+
+/// Asks `d` and returns the FEN it prints.
+fn current_fen(s: &mut Session) -> String {
+    s.send("d");
+    s.expect("Fen: ").trim_start_matches("Fen: ").to_string()
+}
+
+#[test]
+fn handshake_lists_options_and_answers_isready() {
+    let mut s = Session::uci();
+    s.send("uci");
+    let lines = s.until("uciok", |l| l == "uciok");
+    assert!(lines[0].starts_with("id name varia"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    assert!(lines.contains(
+        &"option name UCI_Variant type combo default chess var chess var giveaway var 3check var atomic var losers var knightmate".to_string()
+    ), "{lines:?}");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Hash type spin default 16 min 1")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Threads type spin default 1 min 1")));
+    assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
+    assert!(
+        !lines.iter().any(|l| l.contains("suicide")),
+        "never announce suicide"
+    );
+    s.send("isready");
+    s.expect("readyok");
+    s.send("quit");
+    assert!(s.wait_ended(Duration::from_secs(10)));
+}
+
+#[test]
+fn go_depth_plays_a_legal_move_in_every_variant() {
+    let mut s = Session::uci();
+    s.send("uci");
+    s.expect("uciok");
+    for v in VARIANTS {
+        s.send(&format!("setoption name UCI_Variant value {v}"));
+        s.send("ucinewgame");
+        s.send("position startpos moves e2e4");
+        s.send("go depth 4");
+        let lines = s.until("bestmove", |l| l.starts_with("bestmove"));
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 4 seldepth")
+                && l.contains(" score ")
+                && l.contains(" nodes ")
+                && l.contains(" nps ")
+                && l.contains(" time ")
+                && l.contains(" hashfull ")
+                && l.contains(" pv ")),
+            "{v}: {lines:?}"
+        );
+        let after_e4 = fen_after(v, &start_fen(v), &["e2e4"]);
+        let m = bestmove(lines.last().unwrap());
+        assert_legal(v, &after_e4, &m);
+        // The engine's own idea of the position agrees.
+        assert_eq!(current_fen(&mut s), after_e4, "{v}");
+
+        // And from a FEN, with a few moves on top.
+        let fen = match v {
+            "3check" => "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 3+3 3 3",
+            "knightmate" => "r1bqkb1r/pppp1ppp/2m2m2/4p3/4P3/2M2M2/PPPP1PPP/R1BQKB1R w KQkq - 4 4",
+            _ => "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        };
+        let moves: &[&str] = match v {
+            "3check" => &["g8f6", "a2a3"],
+            // Captures are forced.
+            "giveaway" | "losers" => &["f3e5", "c6e5"],
+            _ => &["a2a3", "a7a6"],
+        };
+        s.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+        s.send("go nodes 3000");
+        let m = bestmove(&s.expect("bestmove"));
+        assert_legal(v, &fen_after(v, fen, moves), &m);
+    }
+    s.send("quit");
+}
+
+#[test]
+fn stop_ends_an_infinite_search_and_isready_answers_during_it() {
+    let mut s = Session::uci();
+    s.send("position startpos moves d2d4 d7d5");
+    s.send("go infinite");
+    s.expect("info depth 3 ");
+    s.send("isready");
+    let lines = s.until("readyok", |l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // No bestmove before stop, however long it runs.
+    let quiet = s.drain(Duration::from_millis(300));
+    assert!(
+        !quiet.iter().any(|l| l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
+    s.send("stop");
+    let m = bestmove(&s.expect("bestmove"));
+    assert_legal(
+        "chess",
+        &fen_after("chess", &start_fen("chess"), &["d2d4", "d7d5"]),
+        &m,
+    );
+    // Exactly one bestmove, and the engine goes on.
+    s.send("isready");
+    let lines = s.until("readyok", |l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // `go` with no limit at all is infinite too; a stop right after `go` is not lost.
+    s.send("go");
+    s.send("stop");
+    bestmove(&s.expect("bestmove"));
+    let rest = s.finish();
+    assert!(!rest.iter().any(|l| l.starts_with("bestmove")), "{rest:?}");
+}
+
+#[test]
+fn infinite_search_of_a_finished_game_waits_for_stop() {
+    let mut s = Session::uci();
+    // Checkmated: no move at all.
+    s.send("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1");
+    s.send("go infinite");
+    let quiet = s.drain(Duration::from_millis(200));
+    assert!(
+        !quiet.iter().any(|l| l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
+    s.send("stop");
+    assert_eq!(s.expect("bestmove"), "bestmove 0000");
+    s.send("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1");
+    s.send("go depth 3");
+    let lines = s.until("bestmove", |l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove 0000");
+    assert!(
+        lines.iter().any(|l| l.contains("game over: 1-0")),
+        "{lines:?}"
+    );
+    s.send("quit");
+}
+
+#[test]
+fn quit_during_a_search_ends_the_loop() {
+    let mut s = Session::uci();
+    s.send("go infinite");
+    s.expect("info depth 2 ");
+    s.send("quit");
+    assert!(
+        s.wait_ended(Duration::from_secs(10)),
+        "quit did not stop the engine"
+    );
+}
+
+#[test]
+fn end_of_input_lets_a_limited_search_finish() {
+    let mut s = Session::uci();
+    s.send_all(&[
+        "setoption name UCI_Variant value atomic",
+        "position startpos",
+        "go depth 5",
+    ]);
+    let rest = s.finish();
+    let last = rest.last().expect("output");
+    assert!(last.starts_with("bestmove "), "{rest:?}");
+    assert_legal("atomic", &start_fen("atomic"), &bestmove(last));
+}
+
+#[test]
+fn garbage_gets_error_replies_and_the_engine_goes_on() {
+    let mut s = Session::uci();
+    let bad: &[(&str, &str)] = &[
+        ("foo bar", "unknown command"),
+        ("position", "expected"),
+        ("position fen", "missing FEN"),
+        ("position fen rnbqkbnr/pppppppp/8/8 w KQkq - 0 1", "bad FEN"),
+        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", "bad FEN"),
+        (
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "bad FEN",
+        ),
+        (
+            "position fen 4k3/8/8/8/8/8/8/4K3 w - - 99999999 1",
+            "bad FEN",
+        ),
+        (
+            "setoption name UCI_Variant value suicide",
+            "unknown variant",
+        ),
+        (
+            "setoption name UCI_Variant value crazyhouse",
+            "unknown variant",
+        ),
+        ("setoption name Hash value lots", "bad Hash"),
+        ("setoption name Hash value 0", "bad Hash"),
+        ("setoption name Hash value 99999999", "bad Hash"),
+        ("setoption name Threads value -1", "bad Threads"),
+        ("setoption name NoSuchOption value 1", "unknown option"),
+        ("setoption value 3", "setoption"),
+        (
+            "setoption name EvalFile value /no/such/file.toml",
+            "EvalFile",
+        ),
+        ("\u{1b}[A\u{0}\u{7f}", "unknown command"),
+    ];
+    for (line, reply) in bad {
+        s.send(line);
+        let got = s.expect("info string error");
+        assert!(
+            got.contains(reply),
+            "{line:?} -> {got:?}, expected {reply:?}"
+        );
+    }
+    s.send("");
+    s.send("   ");
+    s.send("setoption name EvalFile value");
+    s.send("isready");
+    let lines = s.until("readyok", |l| l == "readyok");
+    assert_eq!(
+        lines,
+        vec!["readyok".to_string()],
+        "blank lines and empty EvalFile are fine"
+    );
+    // Bad go parameters are reported and ignored; the search still runs.
+    s.send("position startpos");
+    s.send("go depth x nodes 2000 banana");
+    let lines = s.until("bestmove", |l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().any(|l| l.contains("\"depth\" needs a number")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("unknown parameter \"banana\"")),
+        "{lines:?}"
+    );
+    assert_legal(
+        "chess",
+        &start_fen("chess"),
+        &bestmove(lines.last().unwrap()),
+    );
+    // A second go while searching is refused.
+    s.send("go infinite");
+    s.send("go depth 1");
+    s.expect("info string error go: already searching");
+    s.send("stop");
+    s.expect("bestmove");
+    s.send("quit");
+}
+
+#[test]
+fn illegal_moves_keep_the_position_up_to_the_last_legal_move() {
+    let mut s = Session::uci();
+    s.send("position startpos moves e2e4 e7e5 e1e3 g1f3");
+    let err = s.expect("info string error");
+    assert!(
+        err.contains("e1e3") && err.contains("move 3") && err.contains("2 legal moves"),
+        "{err}"
+    );
+    let want = fen_after("chess", &start_fen("chess"), &["e2e4", "e7e5"]);
+    assert_eq!(current_fen(&mut s), want);
+    s.send("position startpos moves e2e4 zz99");
+    let err = s.expect("info string error");
+    assert!(err.contains("zz99"), "{err}");
+    // A move of the wrong variant: knights do not exist in knightmate.
+    s.send("setoption name UCI_Variant value knightmate");
+    s.send("position startpos moves b1c3");
+    s.expect("info string error");
+    assert_eq!(current_fen(&mut s), start_fen("knightmate"));
+    // Bad FEN leaves the position as it was.
+    s.send("position startpos moves e2e4");
+    s.send("position fen not a fen");
+    s.expect("info string error bad FEN");
+    assert_eq!(
+        current_fen(&mut s),
+        fen_after("knightmate", &start_fen("knightmate"), &["e2e4"])
+    );
+    s.send("quit");
+}
+
+#[test]
+fn variant_fens_and_promotion_letters() {
+    let mut s = Session::uci();
+    s.send("setoption name UCI_Variant value 3check");
+    // Our W+B field (checks remaining) and Lichess's trailing +W+B (checks given).
+    s.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2+3 0 1");
+    assert_eq!(
+        current_fen(&mut s),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2+3 0 1"
+    );
+    s.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 +0+2");
+    assert_eq!(
+        current_fen(&mut s),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+1 0 1"
+    );
+    // Knightmate promotes to the commoner with `m`.
+    s.send("setoption name UCI_Variant value knightmate");
+    s.send("position fen 4k3/1P6/8/8/8/8/8/4K3 w - - 0 1 moves b7b8m");
+    assert_eq!(current_fen(&mut s), "1M2k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    // Giveaway promotes to a king with `k`.
+    s.send("setoption name UCI_Variant value giveaway");
+    s.send("position fen 8/P7/8/8/8/8/8/7r w - - 0 1 moves a7a8k");
+    assert_eq!(current_fen(&mut s), "K7/8/8/8/8/8/8/7r b - - 0 1");
+    s.send("quit");
+}
+
+#[test]
+fn repetition_history_reaches_the_search() {
+    // White is a queen down; after Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 the position
+    // after ...Ng8 would be the third occurrence: Black, winning, avoids it.
+    let mut s = Session::uci();
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1";
+    let moves = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1";
+    s.send(&format!("position fen {fen} moves {moves}"));
+    s.send("go depth 6");
+    let m = bestmove(&s.expect("bestmove"));
+    assert_ne!(m, "f6g8", "the search must know the game's history");
+    s.send("quit");
+}
+
+#[test]
+fn eval_file_loads_for_its_variant() {
+    let dir = std::env::temp_dir().join(format!("varia-uci-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("atomic.toml");
+    let params = search::EvalParams::default_for(movegen::VariantKind::Atomic);
+    std::fs::write(&path, params.to_toml()).unwrap();
+    let mut s = Session::uci();
+    s.send("setoption name UCI_Variant value atomic");
+    s.send(&format!("setoption name EvalFile value {}", path.display()));
+    s.send("isready");
+    let lines = s.until("readyok", |l| l == "readyok");
+    assert_eq!(lines, vec!["readyok".to_string()], "the file loads");
+    // The file is for atomic: switching the variant reports it and falls back.
+    s.send("setoption name UCI_Variant value chess");
+    let err = s.expect("info string error");
+    assert!(err.contains("EvalFile"), "{err}");
+    s.send("position startpos");
+    s.send("go depth 3");
+    assert_legal(
+        "chess",
+        &start_fen("chess"),
+        &bestmove(&s.expect("bestmove")),
+    );
+    s.send("quit");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn threads_and_hash_options_search_normally() {
+    let mut s = Session::uci();
+    s.send("setoption name Threads value 2");
+    s.send("setoption name Hash value 8");
+    s.send("setoption name UCI_Variant value losers");
+    s.send("position startpos moves e2e4 d7d5");
+    s.send("go wtime 2000 btime 2000 winc 10 binc 10");
+    let m = bestmove(&s.expect("bestmove"));
+    assert_legal(
+        "losers",
+        &fen_after("losers", &start_fen("losers"), &["e2e4", "d7d5"]),
+        &m,
+    );
+    assert_eq!(m, "e4d5", "captures are forced in losers");
+    s.send("go movetime 100");
+    s.expect("bestmove");
+    s.send("quit");
+}

@@ -1,0 +1,467 @@
+//! Scripted CECP (XBoard protocol 2) sessions: the protocol loop of
+//! `varia xboard` driven through pipes, including bad input.
+
+mod protocol_session;
+
+use protocol_session::{assert_legal, fen_after, start_fen, Session};
+use std::time::{Duration, Instant};
+
+const VARIANTS: [&str; 6] = [
+    "normal",
+    "giveaway",
+    "3check",
+    "atomic",
+    "losers",
+    "knightmate",
+];
+
+/// Our name of a CECP variant (`normal` is `chess` for the test helpers).
+fn name(v: &str) -> &str {
+    if v == "normal" {
+        "chess"
+    } else {
+        v
+    }
+}
+
+fn engine_move(line: &str) -> String {
+    line.strip_prefix("move ")
+        .unwrap_or_else(|| panic!("not a move: {line:?}"))
+        .to_string()
+}
+
+/// Sends `ping n` and returns everything up to the `pong n`.
+fn sync(s: &mut Session, n: u32) -> Vec<String> {
+    s.send(&format!("ping {n}"));
+    let pong = format!("pong {n}");
+    let mut lines = s.until(&pong, |l| l == pong);
+    lines.pop();
+    lines
+}
+
+fn handshake(s: &mut Session) {
+    s.send("xboard");
+    s.send("protover 2");
+    s.expect("feature ");
+}
+
+#[test]
+fn protover_announces_exactly_the_implemented_features() {
+    let mut s = Session::xboard();
+    s.send("xboard");
+    s.send("protover 2");
+    let f = s.expect("feature ");
+    assert_eq!(
+        f,
+        "feature myname=\"varia\" variants=\"normal,giveaway,3check,atomic,losers,knightmate\" \
+         setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 \
+         analyze=0 reuse=1 done=1"
+    );
+    assert!(!f.contains("suicide"));
+    // The announced commands are all understood.
+    for cmd in [
+        "accepted setboard",
+        "accepted usermove",
+        "rejected nonsense",
+        "memory 32",
+        "cores 2",
+        "new",
+        "variant 3check",
+        "hard",
+        "easy",
+        "random",
+        "computer",
+        "name Someone Else",
+        "post",
+        "nopost",
+        "level 40 5 0",
+        "level 0 0:30 0.5",
+        "st 2",
+        "sd 5",
+        "time 3000",
+        "otim 3000",
+        "force",
+        "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
+        "usermove e2e4",
+        "undo",
+        "usermove d2d4",
+        "usermove d7d5",
+        "remove",
+    ] {
+        s.send(cmd);
+    }
+    let lines = sync(&mut s, 1);
+    assert!(lines.is_empty(), "{lines:?}");
+    s.send("quit");
+    assert!(s.wait_ended(Duration::from_secs(10)));
+}
+
+#[test]
+fn every_variant_answers_a_user_move_with_a_legal_move() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    for v in VARIANTS {
+        s.send("new");
+        s.send(&format!("variant {v}"));
+        s.send("sd 4");
+        s.send("post");
+        s.send("usermove e2e3");
+        let lines = s.until("move", |l| l.starts_with("move "));
+        let m = engine_move(lines.last().unwrap());
+        let after = fen_after(name(v), &start_fen(name(v)), &["e2e3"]);
+        assert_legal(name(v), &after, &m);
+        // Thinking output: ply score time nodes pv.
+        let post: Vec<&String> = lines.iter().filter(|l| !l.starts_with("move")).collect();
+        assert!(!post.is_empty(), "{v}: no thinking output");
+        for l in post {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            assert!(f.len() >= 5, "{l}");
+            assert!(f[..4].iter().all(|x| x.parse::<i64>().is_ok()), "{l}");
+        }
+        // The game goes on from the engine's move.
+        s.send("nopost");
+        let after2 = fen_after(name(v), &after, &[&m]);
+        let reply = ["a7a6", "h7h6", "b8a6", "a7a5"].into_iter().find(|r| {
+            let kind = movegen::VariantKind::from_protocol_name(name(v)).unwrap();
+            movegen::dispatch!(kind, V => movegen::Position::<V>::from_fen(&after2)
+                    .unwrap()
+                    .parse_uci(r)
+                    .is_ok())
+        });
+        if let Some(r) = reply {
+            s.send(&format!("usermove {r}"));
+            let m2 = engine_move(&s.expect("move "));
+            assert_legal(name(v), &fen_after(name(v), &after2, &[r]), &m2);
+        }
+    }
+    s.send("quit");
+}
+
+#[test]
+fn giveaway_game_from_new_variant_usermove_go() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    s.send_all(&[
+        "new",
+        "variant giveaway",
+        "st 1",
+        "force",
+        "usermove e2e4",
+        "usermove d7d5",
+        "go",
+    ]);
+    // White must capture: e4d5 is the only legal move.
+    assert_eq!(s.expect("move "), "move e4d5");
+    s.send("usermove d8d5");
+    let m = engine_move(&s.expect("move "));
+    assert_legal(
+        "giveaway",
+        &fen_after(
+            "giveaway",
+            &start_fen("giveaway"),
+            &["e2e4", "d7d5", "e4d5", "d8d5"],
+        ),
+        &m,
+    );
+    s.send("quit");
+}
+
+#[test]
+fn bad_setboard_illegal_moves_and_unknown_commands() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    s.send("new");
+    s.send("force");
+    s.send("setboard 8/8/8 w - - 0 1");
+    assert_eq!(s.expect("tellusererror"), "tellusererror Illegal position");
+    let e = s.expect("Error");
+    assert!(e.starts_with("Error (bad FEN): 8/8/8 w - - 0 1"), "{e}");
+    // A position that cannot arise: the side not to move is in check.
+    s.send("setboard 4k3/8/8/8/8/8/4R3/4K3 w - - 0 1");
+    assert_eq!(s.expect("tellusererror"), "tellusererror Illegal position");
+    s.expect("Error (bad FEN)");
+    // Commoners exist only in knightmate.
+    s.send("setboard rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1");
+    s.expect("tellusererror");
+    s.expect("Error (bad FEN)");
+    s.send("usermove e2e5");
+    assert_eq!(s.expect("Illegal"), "Illegal move: e2e5");
+    s.send("usermove banana");
+    assert_eq!(s.expect("Illegal"), "Illegal move: banana");
+    s.send("e7e5");
+    assert_eq!(
+        s.expect("Illegal"),
+        "Illegal move: e7e5",
+        "bare moves are moves too"
+    );
+    s.send("frobnicate now");
+    assert_eq!(s.expect("Error"), "Error (unknown command): frobnicate now");
+    s.send("variant suicide");
+    assert_eq!(
+        s.expect("Error"),
+        "Error (unsupported variant): variant suicide"
+    );
+    s.send("level x y z");
+    s.expect("Error (bad level)");
+    s.send("undo");
+    s.expect("Error (no move to undo)");
+    // Still alive, still on the start position.
+    s.send("usermove e2e4");
+    s.send("st 1");
+    s.send("go");
+    let m = engine_move(&s.expect("move "));
+    assert_legal(
+        "chess",
+        &fen_after("chess", &start_fen("chess"), &["e2e4"]),
+        &m,
+    );
+    s.send("quit");
+}
+
+#[test]
+fn pong_comes_after_the_move_being_thought_about() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    s.send_all(&["new", "st 0.5", "usermove e2e4", "ping 42"]);
+    let lines = s.until("pong 42", |l| l == "pong 42");
+    assert!(
+        lines.len() >= 2 && lines[lines.len() - 2].starts_with("move "),
+        "the move must come before the pong: {lines:?}"
+    );
+    // When idle, pong comes at once, in order.
+    s.send("force");
+    s.send("ping 1");
+    s.send("ping 2");
+    assert_eq!(s.expect("pong"), "pong 1");
+    assert_eq!(s.expect("pong"), "pong 2");
+    s.send("quit");
+}
+
+#[test]
+fn force_mode_plays_no_moves_and_go_plays_the_side_to_move() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    s.send_all(&[
+        "new",
+        "variant atomic",
+        "force",
+        "usermove e2e4",
+        "usermove e7e5",
+        "usermove g1f3",
+    ]);
+    let lines = sync(&mut s, 3);
+    assert!(lines.is_empty(), "no engine move in force mode: {lines:?}");
+    s.send("sd 3");
+    s.send("go");
+    let m = engine_move(&s.expect("move "));
+    assert_legal(
+        "atomic",
+        &fen_after("atomic", &start_fen("atomic"), &["e2e4", "e7e5", "g1f3"]),
+        &m,
+    );
+    // The engine now plays Black: a user move for White gets an answer.
+    s.send("usermove a2a3");
+    let m2 = engine_move(&s.expect("move "));
+    assert_legal(
+        "atomic",
+        &fen_after(
+            "atomic",
+            &start_fen("atomic"),
+            &["e2e4", "e7e5", "g1f3", &m, "a2a3"],
+        ),
+        &m2,
+    );
+    // force stops a search in progress: no move comes.
+    s.send_all(&["st 30", "force", "usermove b2b3", "go", "force", "ping 9"]);
+    let lines = s.until("pong 9", |l| l == "pong 9");
+    assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
+    s.send("quit");
+}
+
+#[test]
+fn move_now_and_result_during_search() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    s.send_all(&["new", "st 60", "force", "go"]);
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    s.send("?");
+    let m = engine_move(&s.expect("move "));
+    assert!(t.elapsed() < Duration::from_secs(10), "? must move at once");
+    assert_legal("chess", &start_fen("chess"), &m);
+    // result stops the search and the game: no move.
+    s.send("usermove e7e5");
+    s.send("result 1/2-1/2 {agreed}");
+    let lines = sync(&mut s, 5);
+    assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
+    // new starts over.
+    s.send_all(&["new", "sd 2", "usermove d2d4"]);
+    let m = engine_move(&s.expect("move "));
+    assert_legal(
+        "chess",
+        &fen_after("chess", &start_fen("chess"), &["d2d4"]),
+        &m,
+    );
+    s.send("quit");
+}
+
+#[test]
+fn game_end_is_announced_after_either_sides_move() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    // The engine mates in one.
+    s.send_all(&[
+        "new",
+        "force",
+        "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "sd 4",
+        "go",
+    ]);
+    assert_eq!(s.expect("move "), "move a1a8");
+    assert_eq!(s.expect("1-0"), "1-0 {White wins by checkmate}");
+    // The opponent mates: the engine (Black) announces it instead of moving.
+    s.send_all(&[
+        "new",
+        "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "usermove a1a8",
+    ]);
+    assert_eq!(s.expect("1-0"), "1-0 {White wins by checkmate}");
+    let lines = sync(&mut s, 1);
+    assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
+    // go in a finished game announces the result again instead of moving.
+    s.send("go");
+    assert_eq!(s.expect("1-0"), "1-0 {White wins by checkmate}");
+    // Atomic: exploding the king.
+    s.send_all(&[
+        "new",
+        "variant atomic",
+        "force",
+        "setboard 4k3/4q3/8/8/8/8/8/4RK2 w - - 0 1",
+        "sd 3",
+        "go",
+    ]);
+    assert_eq!(s.expect("move "), "move e1e7");
+    assert_eq!(s.expect("1-0"), "1-0 {White wins by king explosion}");
+    // Threecheck: the third check.
+    s.send_all(&[
+        "new",
+        "variant 3check",
+        "force",
+        "setboard 4k3/8/8/8/8/8/8/R3K3 w - - 1+3 0 1",
+        "sd 3",
+        "go",
+    ]);
+    assert_eq!(s.expect("move "), "move a1a8");
+    assert_eq!(s.expect("1-0"), "1-0 {White wins by third check}");
+    // Giveaway: Black must capture White's last piece, and White wins.
+    s.send_all(&[
+        "new",
+        "variant giveaway",
+        "force",
+        "setboard 8/8/8/8/8/8/1p6/R7 b - - 0 1",
+        "sd 2",
+        "go",
+    ]);
+    assert!(s.expect("move ").starts_with("move b2a1"));
+    assert_eq!(s.expect("1-0"), "1-0 {White wins by having no moves left}");
+    // Draws: 3-fold repetition after the opponent's move.
+    s.send_all(&["new", "force"]);
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        s.send(&format!("usermove {m}"));
+    }
+    s.send("usermove f6g8");
+    assert_eq!(s.expect("1/2-1/2"), "1/2-1/2 {Draw by 3-fold repetition}");
+    s.send("quit");
+}
+
+#[test]
+fn undo_remove_and_promotion_letters() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    // Knightmate: promotion to the commoner is `m`; to a knight is illegal.
+    s.send_all(&[
+        "new",
+        "variant knightmate",
+        "force",
+        "setboard 4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+    ]);
+    s.send("usermove b7b8n");
+    assert_eq!(s.expect("Illegal"), "Illegal move: b7b8n");
+    s.send("usermove b7b8m");
+    assert!(sync(&mut s, 1).is_empty());
+    s.send("undo");
+    s.send("usermove b7b8q");
+    assert!(sync(&mut s, 2).is_empty());
+    // Giveaway: promotion to a king is `k`.
+    s.send_all(&[
+        "new",
+        "variant giveaway",
+        "force",
+        "setboard 8/P7/8/8/8/8/8/7r w - - 0 1",
+        "usermove a7a8k",
+    ]);
+    assert!(sync(&mut s, 3).is_empty());
+    // remove takes back two plies.
+    s.send_all(&[
+        "new",
+        "force",
+        "usermove e2e4",
+        "usermove e7e5",
+        "remove",
+        "usermove d2d4",
+    ]);
+    assert!(
+        sync(&mut s, 4).is_empty(),
+        "d2d4 is legal again after remove"
+    );
+    s.send("remove");
+    s.expect("Error (no moves to remove)");
+    s.send("quit");
+}
+
+#[test]
+fn engine_plays_a_whole_game_against_itself_without_errors() {
+    // Two engines through the protocol, short fixed-depth moves, until the
+    // game ends by rule (or 120 plies).
+    for v in ["atomic", "giveaway"] {
+        let mut a = Session::xboard();
+        let mut b = Session::xboard();
+        for s in [&mut a, &mut b] {
+            handshake(s);
+            s.send_all(&["new", &format!("variant {v}"), "sd 2"]);
+        }
+        a.send("go"); // a plays White
+        let mut fen = start_fen(v);
+        let mut mover = 0;
+        for _ply in 0..120 {
+            let (me, other) = if mover == 0 {
+                (&mut a, &mut b)
+            } else {
+                (&mut b, &mut a)
+            };
+            let line = me.until("move or result", |l| {
+                l.starts_with("move ")
+                    || l.starts_with("1-0")
+                    || l.starts_with("0-1")
+                    || l.starts_with("1/2")
+            });
+            let last = line.last().unwrap().clone();
+            if !last.starts_with("move ") {
+                break;
+            }
+            let m = engine_move(&last);
+            fen = assert_legal(v, &fen, &m);
+            other.send(&format!("usermove {m}"));
+            mover = 1 - mover;
+        }
+        for s in [a, b] {
+            assert!(
+                !s.transcript
+                    .iter()
+                    .any(|l| l.starts_with("Error") || l.starts_with("Illegal")),
+                "{:?}",
+                s.transcript
+            );
+        }
+    }
+}
