@@ -392,3 +392,19 @@ fn threads_and_hash_options_search_normally() {
     s.expect("bestmove");
     s.send("quit");
 }
+
+#[test]
+fn d_reports_the_outcome_with_the_games_history() {
+    let mut s = Session::uci();
+    s.send("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+    s.send("d");
+    assert_eq!(s.expect("Outcome:"), "Outcome: -");
+    s.send("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    s.send("d");
+    assert_eq!(s.expect("Outcome:"), "Outcome: 1/2-1/2 repetition");
+    s.send("setoption name UCI_Variant value atomic");
+    s.send("position fen 4k3/4q3/8/8/8/8/8/4RK2 w - - 0 1 moves e1e7");
+    s.send("d");
+    assert_eq!(s.expect("Outcome:"), "Outcome: 1-0 king_exploded");
+    s.send("quit");
+}

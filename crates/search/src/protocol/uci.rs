@@ -4,7 +4,9 @@
 //! `ucinewgame`, `position startpos|fen <FEN> [moves ...]`, `go` (`wtime`,
 //! `btime`, `winc`, `binc`, `movestogo`, `movetime`, `depth`, `nodes`,
 //! `mate`, `infinite`, `ponder`), `stop`, `ponderhit`, `quit`, and `d`
-//! (print the board and FEN, a debugging nicety).
+//! (a debugging nicety: the board, `Fen: ...`, `Legal moves: ...` and
+//! `Outcome: -` or e.g. `Outcome: 1/2-1/2 repetition`, judged with the
+//! game's history).
 //!
 //! Options: `UCI_Variant` (combo of the protocol names `chess giveaway 3check
 //! atomic losers knightmate`), `Hash` (MB), `Threads`, `EvalFile` (an
@@ -187,6 +189,12 @@ impl Uci {
                 self.out.line(&format!("Fen: {fen}"));
                 self.out
                     .line(&format!("Legal moves: {}", self.game.legal_uci().join(" ")));
+                // The game's state with its history: the variant's rules,
+                // repetition, the 50-move rule, insufficient material.
+                self.out.line(&match self.game.outcome() {
+                    Some(o) => format!("Outcome: {} {}", o.result_str(), o.reason()),
+                    None => "Outcome: -".to_string(),
+                });
             }
             _ => self.error(&format!("unknown command: {}", line.trim())),
         }
