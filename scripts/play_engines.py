@@ -28,7 +28,9 @@ Variants use varia's names or aliases (chess, suicide/giveaway, threecheck/3chec
 atomic, losers, knightmate); each protocol gets its own name for the game
 (UCI_Variant `giveaway`, CECP `variant giveaway`, never `suicide`).
 
-Standard library only. Exit code 1 if any protocol error or illegal move was seen.
+Standard library only. Exit code 1 if any protocol error, illegal move or
+false result claim was seen (by either engine), 2 if an engine cannot play
+the variant at all.
 """
 
 import argparse
@@ -413,8 +415,13 @@ def main():
     label1, label2 = args.engine1, args.engine2
     if label1 == label2:
         label1, label2 = label1 + "#1", label2 + "#2"
-    engines = [start_engine(args.engine1, label1, args.varia, variant, args.opt1, log),
-               start_engine(args.engine2, label2, args.varia, variant, args.opt2, log)]
+    try:
+        engines = [start_engine(args.engine1, label1, args.varia, variant, args.opt1, log),
+                   start_engine(args.engine2, label2, args.varia, variant, args.opt2, log)]
+    except ProtocolError as e:
+        referee.close()
+        print(f"error: cannot play {variant}: {e}", file=sys.stderr)
+        sys.exit(2)
     wdl = [0, 0, 0]  # engine 1's wins, draws, losses
     problems = []
     opening = []

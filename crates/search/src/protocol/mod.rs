@@ -234,13 +234,8 @@ pub fn new_game(kind: VariantKind, fen: Option<&str>) -> Result<Box<dyn AnyGame>
 
 /// The keys of the positions of `game` before its current one, oldest first.
 fn history_keys<V: Variant>(game: &Game<V>) -> Vec<u64> {
-    let mut pos = *game.start();
-    let mut keys = Vec::with_capacity(game.moves().len());
-    for &m in game.moves() {
-        keys.push(pos.key());
-        pos = pos.play(m);
-    }
-    keys
+    let keys = game.keys();
+    keys[..keys.len().saturating_sub(1)].to_vec()
 }
 
 /// SAN of `pv` from `pos`, with move numbers (`12. Nf3 Nc6`, `12... Nc6`).
@@ -510,6 +505,18 @@ mod tests {
         assert!(g.undo());
         assert_eq!(g.ply(), 1);
         assert!(g.fen().starts_with("rnbqkbnr/pppppppp/8/8/4P3"));
+    }
+
+    #[test]
+    fn history_is_the_positions_before_the_current_one() {
+        let mut g = Game::new(Position::<movegen::variants::Chess>::startpos());
+        assert!(history_keys(&g).is_empty());
+        g.play_uci("g1f3").unwrap();
+        g.play_uci("g8f6").unwrap();
+        let h = history_keys(&g);
+        assert_eq!(h.len(), 2);
+        assert_eq!(h[0], Position::<movegen::variants::Chess>::startpos().key());
+        assert_ne!(h[1], g.position().key());
     }
 
     #[test]
