@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 /// Depth searched when `--depth` is not given (the whole bench takes some
 /// seconds in a release build).
-pub const DEFAULT_DEPTH: u32 = 11;
+pub const DEFAULT_DEPTH: u32 = 10;
 /// Depth of the signature in `data/bench.txt` (quick enough for the tests).
 pub const SIGNATURE_DEPTH: u32 = 7;
 /// Deepest `--depth` accepted.
@@ -35,7 +35,7 @@ pub struct Args {
     /// knightmate, or an alias). Without it, all six.
     #[arg(long)]
     variant: Option<VariantKind>,
-    /// Search depth in plies (default 11; with --signature, 7).
+    /// Search depth in plies (default 10; with --signature, 7).
     #[arg(long)]
     depth: Option<u32>,
     /// Search threads (node counts are reproducible only with 1).
