@@ -7,10 +7,12 @@ use std::process::ExitCode;
 
 mod analyse;
 mod bench;
+mod datagen;
 mod moves;
 mod perft;
 mod uci;
 mod xboard;
+mod tune;
 
 /// Chess-variant toolkit: perft verification, (soon) engine, matches and tuning.
 #[derive(Parser, Debug)]
@@ -37,6 +39,11 @@ enum Command {
     Bench(bench::Args),
     /// Search one position and print the iterations, best move, score and PV.
     Analyse(analyse::Args),
+    /// Labelled positions (fen,result CSV) for tuning, from self-play or
+    /// from a match's games.
+    Datagen(datagen::Args),
+    /// Tune evaluation weights: Texel (from positions) or SPSA (from games).
+    Tune(tune::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +62,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => perft::run(perft::Args::default()),
         Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::Datagen(args)) => datagen::run(args),
+        Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Moves(args)) => moves::run(args),
         Some(Command::Uci(args)) => uci::run(args),
         Some(Command::Xboard(args)) => xboard::run(args),

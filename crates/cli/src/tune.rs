@@ -1,0 +1,516 @@
+//! `varia tune texel` and `varia tune spsa`: fitting evaluation weights from
+//! labelled positions (Texel) or from games (SPSA). The work is in the
+//! `tune` crate; this module parses arguments, shows progress, and writes
+//! the trace (CSV), the weights (TOML) and the plot (SVG).
+
+use ::tune::spsa::{MatchObjective, SpsaConfig, SpsaParam};
+use ::tune::texel::{Optimizer, TexelConfig, TexelEvent};
+use ::tune::trace::{Trace, TraceRow, TraceWriter};
+use anyhow::{anyhow, bail, Context as _};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use movegen::{dispatch, VariantKind};
+use search::EvalParams;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// A progress bar on stderr with rate and ETA (hidden with `quiet` or when
+/// stderr is not a terminal).
+pub fn bar(quiet: bool, len: u64, msg: &str, unit: &str) -> ProgressBar {
+    let target = if quiet {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    };
+    let style = ProgressStyle::with_template(&format!(
+        "{{msg}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} ({{per_sec}}, ETA {{eta}})"
+    ))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    ProgressBar::with_draw_target(Some(len), target)
+        .with_style(style)
+        .with_message(msg.to_string())
+}
+
+/// Arguments of `varia tune`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    method: Method,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Method {
+    /// Fit weights to game results: minimize the squared error between the
+    /// result and a sigmoid of the quiescence score (first the scale K, then
+    /// the weights).
+    Texel(TexelArgs),
+    /// Tune weights by games: SPSA with theta+c*delta against theta-c*delta
+    /// (fishtest's schedule), in-process engines at fixed nodes.
+    Spsa(SpsaArgs),
+}
+
+/// Arguments of `varia tune texel`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  varia tune texel --variant suicide --positions pos.csv --out trace.csv --weights suicide-tuned.toml
+  varia tune texel --variant chess --positions pos.csv --params material,pst_knight,bishop_pair \\
+      --out trace.csv --weights tuned.toml --plot tuned.svg")]
+pub struct TexelArgs {
+    /// The game.
+    #[arg(long)]
+    variant: VariantKind,
+    /// Position file(s) (`fen,result` CSV, from `varia datagen`).
+    #[arg(long, required = true, num_args = 1..)]
+    positions: Vec<PathBuf>,
+    /// Weights to fit: groups (material, bishop_pair, mobility, pst_pawn, ...)
+    /// or single weights (material.queen), comma separated.
+    #[arg(long, default_value = "material")]
+    params: String,
+    /// Starting weights (TOML; default: the built-in ones).
+    #[arg(long)]
+    init: Option<PathBuf>,
+    /// Trace CSV: iteration, loss, one column per fitted weight.
+    #[arg(long)]
+    out: PathBuf,
+    /// Final weights (TOML, loadable by the engine and the match runner).
+    #[arg(long)]
+    weights: PathBuf,
+    /// Plot (SVG; default: the trace's name with .svg).
+    #[arg(long)]
+    plot: Option<PathBuf>,
+    /// Optimizer: gn (Gauss-Newton with Levenberg-Marquardt damping) or adam.
+    #[arg(long, default_value = "gn")]
+    optimizer: String,
+    /// Iterations (default: 30 for gn, 1000 for adam).
+    #[arg(long)]
+    iterations: Option<usize>,
+    /// Adam's step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// Use this scale K instead of fitting it.
+    #[arg(long)]
+    k: Option<f64>,
+    /// Use each position's static evaluation, not its quiescence leaf.
+    #[arg(long)]
+    no_resolve: bool,
+    /// Re-resolve the quiescence leaves with the current weights every N iterations (0: never).
+    #[arg(long, default_value_t = 0)]
+    resolve_every: usize,
+    /// Use only the first N positions.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Arguments of `varia tune spsa`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+c_k = c_end*N^gamma/(k+1)^gamma and a_k = r_end*c_end^2*(A+N)^alpha/(k+1+A)^alpha,
+A = a-ratio*N; each iteration moves theta by a_k/c_k * (wins - losses of theta+) * delta.
+The trace is resumable: run the same command with --resume after an interruption.
+
+Examples:
+  varia tune spsa --variant suicide --iterations 2000 --nodes 500 --out spsa.csv --weights spsa.toml
+  varia tune spsa --variant threecheck --params material,checks_given --c-end 10 --resume \\
+      --out spsa.csv --weights spsa.toml")]
+pub struct SpsaArgs {
+    /// The game.
+    #[arg(long)]
+    variant: VariantKind,
+    /// Weights to tune (groups or single weights, comma separated).
+    #[arg(long, default_value = "material")]
+    params: String,
+    /// Starting weights (TOML; default: the built-in ones).
+    #[arg(long)]
+    init: Option<PathBuf>,
+    /// Iterations N.
+    #[arg(long, default_value_t = 1000)]
+    iterations: usize,
+    /// Game pairs per iteration.
+    #[arg(long, default_value_t = 1)]
+    pairs: usize,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 500)]
+    nodes: u64,
+    /// Perturbation at the end: a number of centipawns for every weight, or
+    /// a share like `5%` of each weight's starting |value| (at least 5).
+    #[arg(long, default_value = "5%")]
+    c_end: String,
+    /// a_end / c_end^2 (fishtest's R at the end).
+    #[arg(long, default_value_t = 0.002)]
+    r_end: f64,
+    /// Step decay exponent.
+    #[arg(long, default_value_t = 0.602)]
+    alpha: f64,
+    /// Perturbation decay exponent.
+    #[arg(long, default_value_t = 0.101)]
+    gamma: f64,
+    /// A as a share of the iterations.
+    #[arg(long, default_value_t = 0.1)]
+    a_ratio: f64,
+    /// Seed of the perturbations and openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Opening book: EPD/FEN lines or PGN (default: random plies from the start).
+    #[arg(long)]
+    book: Option<PathBuf>,
+    /// Random plies after the book position.
+    #[arg(long, default_value_t = 8)]
+    random_plies: usize,
+    /// Games longer than this many plies are draws.
+    #[arg(long, default_value_t = 400)]
+    max_plies: u32,
+    /// Games at once (default: all cores).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Hash per engine, MB.
+    #[arg(long, default_value_t = 4)]
+    hash: usize,
+    /// Trace CSV: iteration, result, one column per tuned weight.
+    #[arg(long)]
+    out: PathBuf,
+    /// Weights (TOML), rewritten after every iteration.
+    #[arg(long)]
+    weights: PathBuf,
+    /// Plot (SVG; default: the trace's name with .svg).
+    #[arg(long)]
+    plot: Option<PathBuf>,
+    /// Continue the run recorded in --out.
+    #[arg(long)]
+    resume: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Runs `varia tune`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.method {
+        Method::Texel(a) => texel(a),
+        Method::Spsa(a) => spsa(a),
+    }
+}
+
+fn plot_path(plot: &Option<PathBuf>, out: &Path) -> PathBuf {
+    plot.clone().unwrap_or_else(|| out.with_extension("svg"))
+}
+
+fn init_params(kind: VariantKind, init: &Option<PathBuf>) -> anyhow::Result<EvalParams> {
+    Ok(match init {
+        Some(p) => EvalParams::load(kind, p)?,
+        None => EvalParams::default_for(kind),
+    })
+}
+
+fn save_with_comment(params: &EvalParams, path: &Path, comment: &str) -> anyhow::Result<()> {
+    let text = format!("{comment}{}", params.to_toml());
+    std::fs::write(path, text).map_err(|e| anyhow!("{}: {e}", path.display()))
+}
+
+fn threads_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        b = b.num_threads(t.max(1));
+    }
+    b.build().map_err(|e| anyhow!("thread pool: {e}"))
+}
+
+fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let tuned = ::tune::select_weights(&a.params)?;
+    let init = init_params(a.variant, &a.init)?;
+    let optimizer = match a.optimizer.as_str() {
+        "gn" | "gauss-newton" | "lm" => Optimizer::GaussNewton,
+        "adam" => Optimizer::Adam { lr: a.lr },
+        o => bail!("unknown optimizer \"{o}\" (gn or adam)"),
+    };
+    if let Some(k) = a.k {
+        if !(k.is_finite() && k > 0.0) {
+            bail!("--k must be a positive number");
+        }
+    }
+    let iterations = a.iterations.unwrap_or(match optimizer {
+        Optimizer::GaussNewton => 30,
+        Optimizer::Adam { .. } => 1000,
+    });
+    let cfg = TexelConfig {
+        tuned: tuned.clone(),
+        iterations,
+        optimizer,
+        k: a.k,
+        resolve: !a.no_resolve,
+        resolve_every: a.resolve_every,
+    };
+    let names: Vec<String> = tuned.iter().map(|&i| EvalParams::weight_name(i)).collect();
+    let plot = plot_path(&a.plot, &a.out);
+    let pool = threads_pool(a.threads)?;
+    let quiet = a.quiet;
+    let out = a.out.clone();
+    let outcome = pool.install(|| -> anyhow::Result<_> {
+        dispatch!(a.variant, V => {
+            let t = Instant::now();
+            let mut positions = Vec::new();
+            for p in &a.positions {
+                positions.extend(::tune::positions::read::<V>(p)?);
+            }
+            if let Some(l) = a.limit {
+                positions.truncate(l);
+            }
+            if positions.is_empty() {
+                bail!("no positions in {}", a.positions.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+            }
+            eprintln!("texel: read {} positions in {:.1}s", positions.len(), t.elapsed().as_secs_f64());
+            let mut writer = TraceWriter::create(&out, "loss", &names)?;
+            let mut trace = Trace { metric: "loss".into(), names: names.clone(), rows: Vec::new() };
+            let pb = bar(quiet, iterations as u64, "texel", "iterations");
+            let mut failure: Option<anyhow::Error> = None;
+            let r = ::tune::texel::tune::<V>(&positions, &init, &cfg, &mut |ev| match ev {
+                TexelEvent::Resolved { kept, dropped, seconds } => {
+                    pb.suspend(|| eprintln!("texel: {kept} positions resolved to quiescence leaves ({dropped} dropped: the game ends within the search) in {seconds:.1}s"));
+                }
+                TexelEvent::K { k, loss } => {
+                    pb.suspend(|| eprintln!("texel: K = {k:.4}, loss {loss:.6}"));
+                    pb.reset_eta();
+                }
+                TexelEvent::Iteration(row) => {
+                    if let Err(e) = writer.write(row) {
+                        failure.get_or_insert(e.into());
+                    }
+                    trace.rows.push(row.clone());
+                    pb.set_position(row.iteration as u64);
+                    pb.set_message(format!("texel, loss {:.6}", row.metric));
+                }
+            })?;
+            pb.finish_and_clear();
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            Ok((r, trace))
+        })
+    })?;
+    let (r, trace) = outcome;
+    let comment = format!(
+        "# Texel-tuned {} weights ({}) from {} positions: K = {:.4}, loss {:.6} -> {:.6}\n",
+        a.variant.name(),
+        a.params,
+        r.positions,
+        r.k,
+        r.initial_loss,
+        r.rounded_loss
+    );
+    save_with_comment(&r.params, &a.weights, &comment)?;
+    ::tune::plot::write(
+        &trace,
+        &format!("Texel tuning, {} ({})", a.variant.name(), a.params),
+        &plot,
+    )?;
+    println!(
+        "texel: {} positions, K = {:.4}, loss {:.6} -> {:.6} (rounded {:.6}), {} iterations in {:.1}s",
+        r.positions,
+        r.k,
+        r.initial_loss,
+        r.final_loss,
+        r.rounded_loss,
+        iterations,
+        started.elapsed().as_secs_f64()
+    );
+    let shown = tuned.len().min(40);
+    for &i in tuned.iter().take(shown) {
+        println!(
+            "  {:<24} {:>6} -> {:>6}",
+            EvalParams::weight_name(i),
+            init.weights[i],
+            r.params.weights[i]
+        );
+    }
+    if tuned.len() > shown {
+        println!("  ... {} more", tuned.len() - shown);
+    }
+    println!(
+        "wrote {}, {}, {}",
+        a.out.display(),
+        a.weights.display(),
+        plot.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    if a.iterations == 0 {
+        bail!("--iterations must be at least 1");
+    }
+    if !(a.r_end.is_finite() && a.r_end > 0.0) {
+        bail!("--r-end must be a positive number");
+    }
+    let tuned = ::tune::select_weights(&a.params)?;
+    let init = init_params(a.variant, &a.init)?;
+    let names: Vec<String> = tuned.iter().map(|&i| EvalParams::weight_name(i)).collect();
+    let c_end = |v: f64| -> anyhow::Result<f64> {
+        let s = a.c_end.trim();
+        let c = if let Some(p) = s.strip_suffix('%') {
+            let p: f64 = p
+                .trim()
+                .parse()
+                .map_err(|_| anyhow!("bad --c-end \"{s}\""))?;
+            (p / 100.0 * v.abs()).max(5.0)
+        } else {
+            s.parse().map_err(|_| anyhow!("bad --c-end \"{s}\""))?
+        };
+        if !(c.is_finite() && c > 0.0) {
+            bail!("--c-end must be positive");
+        }
+        Ok(c)
+    };
+    let params: Vec<SpsaParam> = tuned
+        .iter()
+        .zip(&names)
+        .map(|(&i, n)| {
+            Ok(SpsaParam {
+                name: n.clone(),
+                c_end: c_end(init.weights[i] as f64)?,
+                r_end: a.r_end,
+                min: f64::NEG_INFINITY,
+                max: f64::INFINITY,
+            })
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let cfg = SpsaConfig {
+        iterations: a.iterations,
+        alpha: a.alpha,
+        gamma: a.gamma,
+        a_ratio: a.a_ratio,
+        seed: a.seed,
+    };
+    let book = match &a.book {
+        Some(p) => arena::openings::load(p, a.variant).map_err(|e| anyhow!("{e}"))?,
+        None => Vec::new(),
+    };
+    let concurrency = a
+        .concurrency
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let exists = a.out.exists()
+        && std::fs::metadata(&a.out)
+            .map(|m| m.len() > 0)
+            .unwrap_or(false);
+    let (mut writer, mut trace) = if exists {
+        if !a.resume {
+            bail!(
+                "{} already exists: pass --resume to continue that run, or choose another --out",
+                a.out.display()
+            );
+        }
+        TraceWriter::resume(&a.out, "result", &names)?
+    } else {
+        let mut w = TraceWriter::create(&a.out, "result", &names)?;
+        let row0 = TraceRow {
+            iteration: 0,
+            metric: 0.0,
+            values: tuned.iter().map(|&i| init.weights[i] as f64).collect(),
+        };
+        w.write(&row0)?;
+        (
+            w,
+            Trace {
+                metric: "result".into(),
+                names: names.clone(),
+                rows: vec![row0],
+            },
+        )
+    };
+    let last = trace
+        .rows
+        .last()
+        .cloned()
+        .ok_or_else(|| anyhow!("{}: no rows to resume from", a.out.display()))?;
+    if last.iteration > a.iterations {
+        bail!(
+            "{}: already {} iterations, more than --iterations {}",
+            a.out.display(),
+            last.iteration,
+            a.iterations
+        );
+    }
+    let mut objective = MatchObjective {
+        variant: a.variant,
+        base: init.clone(),
+        tuned: tuned.clone(),
+        nodes: a.nodes.max(1),
+        pairs: a.pairs.max(1),
+        concurrency,
+        hash_mb: a.hash.max(1),
+        seed: a.seed,
+        book,
+        random_plies: a.random_plies,
+        max_plies: a.max_plies,
+    };
+    let plot = plot_path(&a.plot, &a.out);
+    let title = format!("SPSA, {} ({})", a.variant.name(), a.params);
+    let pb = bar(a.quiet, a.iterations as u64, "spsa", "iterations");
+    pb.set_position(last.iteration as u64);
+    pb.reset_eta();
+    let weights_path = a.weights.clone();
+    let header = format!(
+        "# SPSA-tuned {} weights ({}), seed {}, {} nodes/move\n",
+        a.variant.name(),
+        a.params,
+        a.seed,
+        a.nodes
+    );
+    let objective_params = objective.clone();
+    let mut sum = 0.0;
+    let theta = ::tune::spsa::run(
+        &params,
+        &cfg,
+        &last.values,
+        last.iteration,
+        &mut objective,
+        &mut |row| {
+            writer.write(row)?;
+            trace.rows.push(row.clone());
+            sum += row.metric;
+            let p = objective_params.params(&row.values);
+            save_with_comment(&p, &weights_path, &header)
+                .map_err(|e| ::tune::Error(e.to_string()))?;
+            if row.iteration % 25 == 0 {
+                ::tune::plot::write(&trace, &title, &plot)?;
+            }
+            pb.set_position(row.iteration as u64);
+            pb.set_message(format!("spsa, result sum {sum:+}"));
+            Ok(())
+        },
+    )
+    .context("spsa")?;
+    pb.finish_and_clear();
+    let final_params = objective_params.params(&theta);
+    save_with_comment(&final_params, &a.weights, &header)?;
+    ::tune::plot::write(&trace, &title, &plot)?;
+    println!(
+        "spsa: {} iterations ({} now) of {} game pair(s) at {} nodes in {:.1}s",
+        a.iterations,
+        a.iterations - last.iteration,
+        a.pairs,
+        a.nodes,
+        started.elapsed().as_secs_f64()
+    );
+    for (j, &i) in tuned.iter().enumerate().take(40) {
+        println!(
+            "  {:<24} {:>6} -> {:>9.2}",
+            names[j], init.weights[i], theta[j]
+        );
+    }
+    println!(
+        "wrote {}, {}, {}",
+        a.out.display(),
+        a.weights.display(),
+        plot.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,78 @@
+//! Position files: CSV with a `fen,result` header and one labelled position
+//! per line, the result being the game's final score from White's view
+//! (`1`, `0.5` or `0`). Lines starting with `#` are comments: the data
+//! generator writes its settings as the first line and a `# game N` line
+//! after the positions of game `N` (see [`crate::datagen`]); readers skip
+//! them (`pandas.read_csv(path, comment="#")` does too). FENs contain no
+//! commas, so no quoting is needed.
+
+use crate::{Error, Result};
+use movegen::{Position, Variant};
+use rayon::prelude::*;
+use std::path::Path;
+
+/// The header line.
+pub const HEADER: &str = "fen,result";
+
+/// Parses a result field: `1`, `0.5`, `0` (or `1-0`, `1/2-1/2`, `0-1`).
+pub fn parse_result(s: &str) -> Option<f32> {
+    match s.trim() {
+        "1" | "1.0" | "1-0" => Some(1.0),
+        "0.5" | ".5" | "1/2-1/2" | "1/2" => Some(0.5),
+        "0" | "0.0" | "0-1" => Some(0.0),
+        _ => None,
+    }
+}
+
+/// Formats White's score as written in position files.
+pub fn format_result(r: f64) -> &'static str {
+    if r >= 0.75 {
+        "1"
+    } else if r <= 0.25 {
+        "0"
+    } else {
+        "0.5"
+    }
+}
+
+/// Reads a position file for game `V`, in parallel. Every malformed line is
+/// an error naming the file and the line.
+pub fn read<V: Variant>(path: &Path) -> Result<Vec<(Position<V>, f32)>> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Error(format!("{name}: {e}")))?;
+    parse::<V>(&text, &name)
+}
+
+/// Parses the text of a position file (`origin` names it in errors).
+pub fn parse<V: Variant>(text: &str, origin: &str) -> Result<Vec<(Position<V>, f32)>> {
+    let mut lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    if lines
+        .first()
+        .is_some_and(|(_, l)| l.eq_ignore_ascii_case(HEADER))
+    {
+        lines.remove(0);
+    }
+    lines
+        .par_iter()
+        .map(|&(n, line)| {
+            let err = |m: String| Error(format!("{origin}:{n}: {m}"));
+            let (fen, result) = line
+                .rsplit_once(',')
+                .ok_or_else(|| err("expected \"fen,result\"".into()))?;
+            let r = parse_result(result).ok_or_else(|| {
+                err(format!(
+                    "bad result \"{}\" (expected 1, 0.5 or 0)",
+                    result.trim()
+                ))
+            })?;
+            let pos = Position::<V>::from_fen(fen.trim())
+                .map_err(|e| err(format!("bad FEN \"{}\": {e}", fen.trim())))?;
+            Ok((pos, r))
+        })
+        .collect()
+}

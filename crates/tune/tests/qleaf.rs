@@ -1,0 +1,57 @@
+//! The resolution to quiescence leaves agrees with the engine's quiescence
+//! search, and the leaf's evaluation is the score.
+
+use movegen::{dispatch, Position, Variant, VariantKind};
+use search::alphabeta::INF;
+use search::eval::features;
+use search::{Clock, EvalParams, Limits, Shared, Worker};
+use tune::qleaf::{resolve, Leaf};
+use tune::rng::Rng;
+
+fn check<V: Variant>() {
+    let params = EvalParams::default_for(V::KIND);
+    let shared = Shared::new(1);
+    let limits = Limits::default();
+    let mut checked = 0;
+    for game in 0..60u64 {
+        let mut rng = Rng::new(11, game, 0);
+        let mut pos = Position::<V>::startpos();
+        for _ in 0..80 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.below(moves.len())]);
+            if pos.outcome().is_some() {
+                break;
+            }
+            let clock = Clock::start(&limits, pos.turn(), 1);
+            let mut w = Worker::<V>::new(0, &shared, &params, &clock, &[pos.key()]);
+            let engine = w.qsearch(&pos, -INF, INF, 0, 0);
+            let r = resolve(&pos, &params);
+            assert_eq!(r.score, engine, "{} {}", V::KIND, pos.fen());
+            if let Leaf::Eval(leaf) = r.leaf {
+                let f = features(&leaf);
+                let white: i64 = f
+                    .iter()
+                    .zip(&params.weights)
+                    .map(|(a, b)| *a as i64 * *b as i64)
+                    .sum();
+                let stm = if pos.turn().is_white() { white } else { -white };
+                assert_eq!(stm as i32, r.score, "{} {}", V::KIND, pos.fen());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000);
+}
+
+#[test]
+fn leaves_match_the_engine_quiescence_in_every_game() {
+    for kind in VariantKind::ALL {
+        dispatch!(kind, V => check::<V>());
+    }
+}
