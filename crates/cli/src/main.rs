@@ -10,9 +10,9 @@ mod bench;
 mod datagen;
 mod moves;
 mod perft;
+mod tune;
 mod uci;
 mod xboard;
-mod tune;
 
 /// Chess-variant toolkit: perft verification, (soon) engine, matches and tuning.
 #[derive(Parser, Debug)]
