@@ -47,6 +47,22 @@ enum Method {
     /// Tune weights by games: SPSA with theta+c*delta against theta-c*delta
     /// (fishtest's schedule), in-process engines at fixed nodes.
     Spsa(SpsaArgs),
+    /// Plot a trace (from texel or spsa) as SVG.
+    Plot(PlotArgs),
+}
+
+/// Arguments of `varia tune plot`.
+#[derive(clap::Args, Debug)]
+pub struct PlotArgs {
+    /// Trace CSV.
+    #[arg(long)]
+    trace: PathBuf,
+    /// SVG file (default: the trace's name with .svg).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Title.
+    #[arg(long)]
+    title: Option<String>,
 }
 
 /// Arguments of `varia tune texel`.
@@ -194,6 +210,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.method {
         Method::Texel(a) => texel(a),
         Method::Spsa(a) => spsa(a),
+        Method::Plot(a) => {
+            let trace = ::tune::trace::read(&a.trace)?;
+            let out = plot_path(&a.out, &a.trace);
+            let title = a.title.unwrap_or_else(|| a.trace.display().to_string());
+            ::tune::plot::write(&trace, &title, &out)?;
+            println!("wrote {}", out.display());
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

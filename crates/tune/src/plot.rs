@@ -84,7 +84,7 @@ impl Panel {
                 s,
                 r#"<text x="{xx:.1}" y="{}" font-size="11" text-anchor="middle">{}</text>"#,
                 self.y0 + PANEL_H + 14.0,
-                nice(xv.round())
+                xv.round() as i64
             );
         }
         let _ = writeln!(
