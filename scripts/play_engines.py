@@ -34,11 +34,13 @@ the variant at all.
 """
 
 import argparse
+import atexit
 import math
 import os
 import queue
 import random
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -63,6 +65,21 @@ class ProtocolError(Exception):
     """The engine broke the protocol (or died, or sent an illegal move)."""
 
 
+CHILDREN = []
+
+
+def kill_children():
+    """No engine outlives the script (an engine stuck in a search ignores quit)."""
+    for proc in CHILDREN:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+atexit.register(kill_children)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+
 class Process:
     """A child process with a line queue for its stdout."""
 
@@ -72,6 +89,7 @@ class Process:
         self.proc = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True, bufsize=1, errors="replace")
+        CHILDREN.append(self.proc)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
