@@ -5,6 +5,7 @@
 use crate::tc::{Clock, MoveLimits};
 use movegen::{dispatch, Game, Position, VariantKind};
 use search::{EvalParams, Limits, Shared};
+use std::any::Any;
 use std::path::PathBuf;
 
 /// What a player is asked for a move.
@@ -73,6 +74,15 @@ pub struct InProcess {
     hash_mb: usize,
     threads: usize,
     shared: Shared,
+    /// The game as of the last request (start FEN, moves, `Game<V>`), so each
+    /// move plays only the moves since the last one instead of the whole game.
+    cache: Option<GameCache>,
+}
+
+struct GameCache {
+    start_fen: String,
+    moves: Vec<String>,
+    game: Box<dyn Any + Send>,
 }
 
 impl InProcess {
@@ -91,6 +101,7 @@ impl InProcess {
             hash_mb,
             threads: threads.max(1),
             shared: Shared::new(hash_mb),
+            cache: None,
         }
     }
 
@@ -103,6 +114,7 @@ impl InProcess {
             hash_mb,
             threads: 1,
             shared: Shared::new(hash_mb),
+            cache: None,
         }
     }
 }
@@ -128,6 +140,7 @@ impl Player for InProcess {
         } else {
             self.shared.tt.clear();
         }
+        self.cache = None;
         Ok(())
     }
 
@@ -143,11 +156,36 @@ impl Player for InProcess {
         let limits = to_search_limits(req);
         let shared = &self.shared;
         let threads = self.threads;
+        let cache = &mut self.cache;
         dispatch!(req.variant, V => {
-            let start = Position::<V>::from_fen(req.start_fen).map_err(|e| PlayerError::Setup(e.to_string()))?;
-            let mut game = Game::new(start);
-            for m in req.moves {
-                game.play_uci(m).map_err(|e| PlayerError::Protocol(e.to_string()))?;
+            // Reuse the game of the last request when this one continues it.
+            let reusable = cache.as_ref().is_some_and(|c| {
+                c.start_fen == req.start_fen
+                    && c.moves.len() <= req.moves.len()
+                    && c.moves[..] == req.moves[..c.moves.len()]
+                    && c.game.is::<Game<V>>()
+            });
+            if !reusable {
+                let start = Position::<V>::from_fen(req.start_fen)
+                    .map_err(|e| PlayerError::Setup(e.to_string()))?;
+                *cache = Some(GameCache {
+                    start_fen: req.start_fen.to_string(),
+                    moves: Vec::new(),
+                    game: Box::new(Game::new(start)),
+                });
+            }
+            let Some(c) = cache.as_mut() else {
+                return Err(PlayerError::Setup("no game".into()));
+            };
+            let Some(game) = c.game.downcast_mut::<Game<V>>() else {
+                return Err(PlayerError::Setup("no game".into()));
+            };
+            for m in &req.moves[c.moves.len()..] {
+                if let Err(e) = game.play_uci(m) {
+                    *cache = None;
+                    return Err(PlayerError::Protocol(e.to_string()));
+                }
+                c.moves.push(m.clone());
             }
             let keys = game.keys();
             let history = &keys[..keys.len() - 1];
@@ -158,6 +196,13 @@ impl Player for InProcess {
             }
         })
     }
+}
+
+/// Index (0 White, 1 Black) of the side to move in a request: the start
+/// FEN's side to move, flipped by every move played since.
+pub fn side_to_move(req: &MoveRequest) -> usize {
+    let black_starts = req.start_fen.split_whitespace().nth(1) == Some("b");
+    (black_starts as usize + req.moves.len()) % 2
 }
 
 /// Converts match limits to a search's limits.
@@ -172,11 +217,12 @@ pub fn to_search_limits(req: &MoveRequest) -> Limits {
     if let Some(tc) = l.tc {
         if let Some(w) = req.clocks[0] {
             limits.wtime = Some(w.left);
-            limits.movestogo = w.moves_to_go;
         }
         if let Some(b) = req.clocks[1] {
             limits.btime = Some(b.left);
         }
+        // Moves to go of the side to move's own clock.
+        limits.movestogo = req.clocks[side_to_move(req)].and_then(|c| c.moves_to_go);
         limits.winc = tc.increment;
         limits.binc = tc.increment;
     }

@@ -120,15 +120,32 @@ impl GameWriter {
 /// naming its line.
 pub fn read_games(path: &Path) -> Result<Vec<GameRow>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let complete = text.ends_with('\n');
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    // Every row is written with its newline in one write: text after the last
+    // newline is a row cut short by a crash, even if it happens to parse (a
+    // row cut inside its `moves` column would).
+    let complete = match text.rfind('\n') {
+        Some(i) => &text[..=i],
+        None => "",
+    };
+    if complete.is_empty() && !text.is_empty() {
+        return Ok(Vec::new());
+    }
+    if !complete.is_empty() {
+        let header = complete.lines().next().unwrap_or_default();
+        let columns: Vec<&str> = header.split(',').map(str::trim).collect();
+        if columns != GAME_COLUMNS {
+            return Err(format!(
+                "{}: not a per-game results file (expected the header {})",
+                path.display(),
+                GAME_COLUMNS.join(",")
+            ));
+        }
+    }
+    let mut reader = csv::Reader::from_reader(complete.as_bytes());
     let mut rows = Vec::new();
-    let records: Vec<_> = reader.deserialize::<GameRow>().collect();
-    let n = records.len();
-    for (i, r) in records.into_iter().enumerate() {
+    for (i, r) in reader.deserialize::<GameRow>().enumerate() {
         match r {
             Ok(row) => rows.push(row),
-            Err(_) if i + 1 == n && !complete => {}
             Err(e) => return Err(format!("{}: line {}: {e}", path.display(), i + 2)),
         }
     }
@@ -151,10 +168,19 @@ pub struct PairingStats {
 impl PairingStats {
     /// Elo estimate: pentanomial when pairs exist, trinomial otherwise.
     pub fn elo(&self) -> EloEstimate {
-        if self.penta.pairs() * 2 >= self.wdl.games() && self.penta.pairs() > 0 {
+        // Pairs still open (one game played) are left out of the pentanomial
+        // figure; without pairs (`--no-repeat`) games count one by one.
+        let e = if self.penta.pairs() * 4 >= self.wdl.games() && self.penta.pairs() > 0 {
             elo_pentanomial(&self.penta)
         } else {
             elo_trinomial(&self.wdl)
+        };
+        // No "-0.0" in reports.
+        let z = |x: f64| if x == 0.0 { 0.0 } else { x };
+        EloEstimate {
+            elo: z(e.elo),
+            low: z(e.low),
+            high: z(e.high),
         }
     }
 
@@ -179,10 +205,101 @@ impl PairingStats {
     }
 }
 
+/// Per-pairing statistics kept up to date one game at a time (the runner
+/// adds each game as it ends; [`summarize`] gives the same result from all
+/// rows at once). Pairings are keyed by the two names in the order of
+/// `order` (lower player index first), pairs by the `pair` column.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    order: Vec<String>,
+    pairings: BTreeMap<PairingKey, PairingStats>,
+    /// First game of each pair whose second game has not ended yet:
+    /// pair -> (pairing key, points of the first-named player).
+    open_pairs: BTreeMap<usize, (PairingKey, f64)>,
+}
+
+/// A pairing: the two players' ranks in the player list, then their names.
+type PairingKey = (usize, usize, String, String);
+
+impl Tally {
+    /// An empty tally for players named in `order`.
+    pub fn new(order: &[String]) -> Tally {
+        Tally {
+            order: order.to_vec(),
+            ..Tally::default()
+        }
+    }
+
+    fn rank(&self, n: &str) -> usize {
+        self.order.iter().position(|o| o == n).unwrap_or(usize::MAX)
+    }
+
+    /// Adds one finished game.
+    pub fn add(&mut self, r: &GameRow) {
+        let (a, b) = if self.rank(&r.white) <= self.rank(&r.black) {
+            (&r.white, &r.black)
+        } else {
+            (&r.black, &r.white)
+        };
+        let key = (self.rank(a), self.rank(b), a.clone(), b.clone());
+        let score = if &r.white == a {
+            r.white_score()
+        } else {
+            1.0 - r.white_score()
+        };
+        let s = self
+            .pairings
+            .entry(key.clone())
+            .or_insert_with(|| PairingStats {
+                player: a.clone(),
+                opponent: b.clone(),
+                ..Default::default()
+            });
+        if score == 1.0 {
+            s.wdl.wins += 1;
+        } else if score == 0.0 {
+            s.wdl.losses += 1;
+        } else {
+            s.wdl.draws += 1;
+        }
+        match self.open_pairs.remove(&r.pair) {
+            Some((first_key, first)) if first_key == key => s.penta.add(first + score),
+            // A pair of two different pairings cannot come from one schedule;
+            // count neither game as a pair.
+            Some(_) => {}
+            None => {
+                self.open_pairs.insert(r.pair, (key, score));
+            }
+        }
+    }
+
+    /// The statistics so far, one entry per pairing.
+    pub fn stats(&self) -> Vec<PairingStats> {
+        self.pairings.values().cloned().collect()
+    }
+}
+
 /// Aggregates game rows into per-pairing statistics. Pairings are keyed by
 /// the two names in first-appearance order of the schedule (lower player
 /// index first), pairs by the `pair` column.
 pub fn summarize(rows: &[GameRow], order: &[String]) -> Vec<PairingStats> {
+    if rows.iter().all(|r| r.pair > 0) {
+        let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
+        for r in rows {
+            *counts.entry(r.pair).or_default() += 1;
+        }
+        if counts.values().all(|&c| c <= 2) {
+            let mut t = Tally::new(order);
+            for r in rows {
+                t.add(r);
+            }
+            return t.stats();
+        }
+    }
+    summarize_all(rows, order)
+}
+
+fn summarize_all(rows: &[GameRow], order: &[String]) -> Vec<PairingStats> {
     let rank = |n: &str| order.iter().position(|o| o == n).unwrap_or(usize::MAX);
     let mut pairings: BTreeMap<(usize, usize, String, String), PairingStats> = BTreeMap::new();
     let mut pairs: BTreeMap<usize, Vec<&GameRow>> = BTreeMap::new();
@@ -276,4 +393,75 @@ pub fn write_summary(path: &Path, variant: &str, stats: &[PairingStats]) -> std:
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(game: usize, pair: usize, white: &str, black: &str, result: &str) -> GameRow {
+        GameRow {
+            game,
+            round: 1,
+            pair,
+            variant: "chess".into(),
+            opening: "startpos".into(),
+            white: white.into(),
+            black: black.into(),
+            result: result.into(),
+            termination: "checkmate".into(),
+            plies: 10,
+            seconds: 0.5,
+            moves: "e2e4 e7e5".into(),
+        }
+    }
+
+    #[test]
+    fn a_row_cut_short_is_dropped_even_if_it_parses() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        let mut w = GameWriter::open(&path).unwrap();
+        w.write(&row(1, 1, "a", "b", "1-0")).unwrap();
+        w.write(&row(2, 1, "b", "a", "0-1")).unwrap();
+        drop(w);
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(read_games(&path).unwrap().len(), 2);
+        text.push_str("3,2,2,chess,startpos,a,b,1-0,checkmate,10,0.5,e2e4 e7");
+        std::fs::write(&path, &text).unwrap();
+        let rows = read_games(&path).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1].game, 2);
+        std::fs::write(&path, "not,a,results,file\n1,2,3,4\n").unwrap();
+        assert!(read_games(&path)
+            .unwrap_err()
+            .contains("not a per-game results file"));
+    }
+
+    #[test]
+    fn tally_counts_pairs_like_summarize() {
+        let order = vec!["a".to_string(), "b".to_string(), "c".to_string()];
+        let rows = vec![
+            row(1, 1, "a", "b", "1-0"),
+            row(2, 1, "b", "a", "1/2-1/2"),
+            row(3, 2, "a", "c", "0-1"),
+            row(4, 2, "c", "a", "0-1"),
+            row(5, 3, "c", "b", "1-0"),
+        ];
+        let mut t = Tally::new(&order);
+        for r in &rows {
+            t.add(r);
+        }
+        let s = t.stats();
+        assert_eq!(s, summarize_all(&rows, &order));
+        assert_eq!(s.len(), 3);
+        // a vs b: a won as White and drew as Black: 1.5 of 2 in one pair.
+        assert_eq!((s[0].player.as_str(), s[0].opponent.as_str()), ("a", "b"));
+        assert_eq!(s[0].penta.0, [0, 0, 0, 1, 0]);
+        assert_eq!((s[0].wdl.wins, s[0].wdl.draws, s[0].wdl.losses), (1, 1, 0));
+        // a vs c: one loss, one win: 1 of 2.
+        assert_eq!(s[1].penta.0, [0, 0, 1, 0, 0]);
+        // b vs c: a single game, no pair yet.
+        assert_eq!(s[2].penta.pairs(), 0);
+        assert_eq!(s[2].wdl.losses, 1);
+    }
 }

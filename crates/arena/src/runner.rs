@@ -8,12 +8,12 @@ use crate::game::{play_game, Adjudication, GameRecord};
 use crate::openings::Opening;
 use crate::pgn;
 use crate::player::Player;
-use crate::results::{read_games, summarize, write_summary, GameRow, GameWriter, PairingStats};
+use crate::results::{read_games, write_summary, GameRow, GameWriter, PairingStats, Tally};
 use crate::schedule::{self, GameSpec, ScheduleSpec};
 use crate::stats::{Sprt, SprtState};
 use crate::tc::MoveLimits;
 use movegen::{dispatch, VariantKind};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -111,6 +111,9 @@ pub fn run(
     if cfg.engines.len() < 2 {
         return Err("a match needs at least two engines".into());
     }
+    if cfg.openings.is_empty() {
+        return Err("a match needs at least one opening".into());
+    }
     let started = std::time::Instant::now();
     let mut games = schedule::build(&cfg.schedule);
     if let Some((i, n)) = cfg.shard {
@@ -129,26 +132,40 @@ pub fn run(
         }
         if exists {
             rows = read_games(out)?;
-            let known: HashSet<usize> = games.iter().map(|g| g.game).collect();
-            if let Some(r) = rows
-                .iter()
-                .find(|r| !known.contains(&r.game) || r.variant != cfg.variant.name())
-            {
-                return Err(format!(
-                    "{}: game {} does not belong to this match's schedule (different settings?)",
-                    out.display(),
-                    r.game
-                ));
-            }
-            // A truncated file may have lost a trailing newline: rewrite it cleanly.
-            let mut w =
-                std::fs::File::create(out).map_err(|e| format!("{}: {e}", out.display()))?;
-            let mut cw = csv::Writer::from_writer(&mut w);
+            let known: HashMap<usize, &GameSpec> = games.iter().map(|g| (g.game, g)).collect();
+            let mut seen = HashSet::new();
             for r in &rows {
-                cw.serialize(r)
+                let fits = known.get(&r.game).is_some_and(|g| {
+                    r.variant == cfg.variant.name()
+                        && r.round == g.round
+                        && r.pair == g.pair
+                        && r.white == names[g.white]
+                        && r.black == names[g.black]
+                        && r.opening == cfg.openings[g.opening % cfg.openings.len()].describe()
+                });
+                if !fits {
+                    return Err(format!(
+                        "{}: game {} does not belong to this match's schedule (different settings?)",
+                        out.display(),
+                        r.game
+                    ));
+                }
+                if !seen.insert(r.game) {
+                    return Err(format!("{}: game {} appears twice", out.display(), r.game));
+                }
+            }
+            // A row cut short by a crash has no newline: cut it off, so the
+            // next row starts on a line of its own (truncating in place
+            // keeps every finished row even if this run is killed too).
+            let bytes = std::fs::read(out).map_err(|e| format!("{}: {e}", out.display()))?;
+            let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            if keep < bytes.len() {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(out)
+                    .and_then(|f| f.set_len(keep as u64))
                     .map_err(|e| format!("{}: {e}", out.display()))?;
             }
-            cw.flush().map_err(|e| format!("{}: {e}", out.display()))?;
         }
     }
     let done: HashSet<usize> = rows.iter().map(|r| r.game).collect();
@@ -163,13 +180,24 @@ pub fn run(
         None => None,
     };
     let mut pgn_file = match &cfg.pgn {
-        Some(p) => Some(
-            std::fs::OpenOptions::new()
+        Some(p) => {
+            let mut f = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(p)
-                .map_err(|e| format!("{}: {e}", p.display()))?,
-        ),
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            if cfg.resume && cfg.out.is_some() {
+                // The CSV is the record: rebuild the PGN from it, so that a
+                // crash between the two writes neither loses nor repeats a game.
+                f.set_len(0).map_err(|e| format!("{}: {e}", p.display()))?;
+                for r in &rows {
+                    f.write_all(pgn_of_row(cfg.variant, r).as_bytes())
+                        .map_err(|e| format!("{}: {e}", p.display()))?;
+                }
+                f.flush().map_err(|e| format!("{}: {e}", p.display()))?;
+            }
+            Some(f)
+        }
         None => None,
     };
 
@@ -179,7 +207,11 @@ pub fn run(
         let (lo, hi) = sprt.bounds();
         Some((sprt.llr(&s.penta), lo, hi, sprt.state(&s.penta)))
     };
-    let mut stats = summarize(&rows, &names);
+    let mut tally = Tally::new(&names);
+    for r in &rows {
+        tally.add(r);
+    }
+    let mut stats = tally.stats();
     let mut decision = sprt_of(&stats).map(|s| s.3);
     progress(&Progress {
         done: rows.len(),
@@ -189,6 +221,10 @@ pub fn run(
         last: None,
     });
     if decision.is_some_and(|d| d != SprtState::Continue) {
+        if let Some(path) = &cfg.summary {
+            write_summary(path, cfg.variant.name(), &stats)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
         return Ok(MatchReport {
             stats,
             games: rows.len(),
@@ -267,27 +303,22 @@ pub fn run(
                 }
             }
             if let Some(f) = pgn_file.as_mut() {
-                let text = pgn::write_game(
-                    cfg.variant,
-                    "varia match",
-                    &format!("{}.{}", record.spec.round, record.spec.game),
-                    &record.white,
-                    &record.black,
-                    &record.result,
-                    &record.termination,
-                    &record.opening.fen,
-                    &[record.opening.moves.clone(), record.moves.clone()].concat(),
-                );
+                let text = pgn_of_record(cfg.variant, &record);
                 if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
                     failure.get_or_insert(format!("writing PGN: {e}"));
                     stop.store(true, Ordering::Relaxed);
                 }
             }
+            tally.add(&row);
             rows.push(row);
             played += 1;
-            stats = summarize(&rows, &names);
+            stats = tally.stats();
             let s = sprt_of(&stats);
-            decision = s.map(|s| s.3);
+            // The first decision stands: games still running when it came
+            // are recorded, but do not reopen the test.
+            if decision.is_none_or(|d| d == SprtState::Continue) {
+                decision = s.map(|s| s.3);
+            }
             if decision.is_some_and(|d| d != SprtState::Continue) {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -314,6 +345,45 @@ pub fn run(
         seconds: started.elapsed().as_secs_f64(),
         sprt: decision,
     })
+}
+
+/// The PGN text of a finished game.
+pub fn pgn_of_record(kind: VariantKind, r: &GameRecord) -> String {
+    pgn::write_game(
+        kind,
+        "varia match",
+        &format!("{}.{}", r.spec.round, r.spec.game),
+        &r.white,
+        &r.black,
+        &r.result,
+        &r.termination,
+        &r.opening.fen,
+        &[r.opening.moves.clone(), r.moves.clone()].concat(),
+    )
+}
+
+/// The PGN text of a game read back from the per-game CSV.
+pub fn pgn_of_row(kind: VariantKind, r: &GameRow) -> String {
+    let (fen, opening_moves) = match r.opening.split_once(" moves ") {
+        Some((f, m)) => (f, m),
+        None => (r.opening.as_str(), ""),
+    };
+    let moves: Vec<String> = opening_moves
+        .split_whitespace()
+        .chain(r.moves.split_whitespace())
+        .map(str::to_string)
+        .collect();
+    pgn::write_game(
+        kind,
+        "varia match",
+        &format!("{}.{}", r.round, r.game),
+        &r.white,
+        &r.black,
+        &r.result,
+        &r.termination,
+        fen,
+        &moves,
+    )
 }
 
 /// Two distinct mutable elements of a slice.

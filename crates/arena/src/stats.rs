@@ -204,8 +204,13 @@ impl Sprt {
         )
     }
 
-    /// Generalized SPRT log-likelihood ratio of pentanomial pair counts (the
-    /// normal approximation fishtest uses), with pair scores in `[0, 1]`.
+    /// Generalized SPRT log-likelihood ratio of pentanomial pair counts, with
+    /// pair scores in `[0, 1]`: `N/2 * ln(σ0² / σ1²)`, σi² the mean squared
+    /// deviation of the pair scores from the hypothesis' score si (Van den
+    /// Bergh's approximation, as fastchess computes it). Near the hypotheses
+    /// it equals fishtest's `N (s1 - s0)(2 mean - s0 - s1) / (2 var)`, but it
+    /// stays sane when the observed variance is tiny (a few pairs all won),
+    /// where that form explodes and stops a test after two games.
     pub fn llr(&self, p: &Pentanomial) -> f64 {
         // A tiny prior on every bucket keeps the variance positive early on.
         let samples: Vec<(f64, f64)> = penta_samples(p)
@@ -225,7 +230,9 @@ impl Sprt {
                 (0.5 + self.elo0 * k, 0.5 + self.elo1 * k)
             }
         };
-        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        let sigma0 = var + (mean - s0).powi(2);
+        let sigma1 = var + (mean - s1).powi(2);
+        0.5 * n * (sigma0 / sigma1).ln()
     }
 
     /// Decision for the current counts.
@@ -295,6 +302,21 @@ mod tests {
             sprt.state(&Pentanomial([1, 2, 3, 2, 1])),
             SprtState::Continue
         );
+        // Two pairs won outright are not yet proof.
+        assert_eq!(
+            sprt.state(&Pentanomial([0, 0, 0, 0, 2])),
+            SprtState::Continue
+        );
+        assert_eq!(
+            sprt.state(&Pentanomial([0, 0, 0, 0, 120])),
+            SprtState::AcceptH1
+        );
+        // Close to the hypotheses the two approximations agree.
+        let p = Pentanomial([20, 200, 500, 220, 30]);
+        let (s0, s1) = (score_from_elo(0.0), score_from_elo(10.0));
+        let (mean, var, n) = mean_var(&penta_samples(&p));
+        let classic = n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
+        assert!((sprt.llr(&p) - classic).abs() < 0.01 * classic.abs());
         let n = Sprt {
             model: EloModel::Normalized,
             ..sprt

@@ -8,7 +8,10 @@ use std::process::ExitCode;
 mod analyse;
 mod bench;
 mod datagen;
+mod match_cmd;
+mod match_merge;
 mod moves;
+mod openings_cmd;
 mod perft;
 mod tune;
 mod uci;
@@ -39,6 +42,14 @@ enum Command {
     Bench(bench::Args),
     /// Search one position and print the iterations, best move, score and PV.
     Analyse(analyse::Args),
+    /// Play a match between engines (varia in-process or external UCI/CECP):
+    /// openings, clocks or node limits, adjudication, CSV/PGN, Elo, SPRT.
+    Match(match_cmd::Args),
+    /// Combine the per-game CSVs of a sharded match into one summary.
+    MatchMerge(match_merge::Args),
+    /// Generate a balanced opening book: random short lines kept when a
+    /// shallow search finds them near balanced.
+    Openings(openings_cmd::Args),
     /// Labelled positions (fen,result CSV) for tuning, from self-play or
     /// from a match's games.
     Datagen(datagen::Args),
@@ -69,6 +80,9 @@ fn main() -> ExitCode {
         Some(Command::Xboard(args)) => xboard::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Analyse(args)) => analyse::run(args),
+        Some(Command::Match(args)) => match_cmd::run(args),
+        Some(Command::MatchMerge(args)) => match_merge::run(args),
+        Some(Command::Openings(args)) => openings_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,265 @@
+//! `varia openings`: a balanced opening book for matches. Random lines of a
+//! few plies from the start position are kept only when a shallow search of
+//! the position they reach finds it near balanced (|score| below a margin
+//! for the side to move), and only once each. The output is EPD lines
+//! `FEN moves m1 m2 ...` (the start FEN and the line in UCI, which the match
+//! runner reads) or plain FENs of the final positions.
+//!
+//! The result depends only on the arguments: candidates are drawn from a
+//! seeded generator in a fixed order, every search is single-threaded with a
+//! freshly cleared table, and candidates are accepted in draw order however
+//! many threads evaluate them.
+
+use anyhow::{anyhow, bail, Context as _};
+use arena::schedule::splitmix;
+use movegen::{dispatch, Game, Position, Variant, VariantKind};
+use rayon::prelude::*;
+use search::{EvalParams, Limits, Shared};
+use std::collections::HashSet;
+use std::io::{IsTerminal as _, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Node cap of each balance search (keeps a pathological position from
+/// stalling the run; the cap is deterministic with one thread).
+const MAX_NODES: u64 = 3_000_000;
+/// Candidates drawn per opening wanted before giving up.
+const MAX_TRIES_PER_OPENING: usize = 2000;
+
+/// Output format.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// `START_FEN moves m1 m2 ...`.
+    #[default]
+    Epd,
+    /// The FEN of the position reached.
+    Fen,
+}
+
+/// Arguments of `varia openings`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(after_help = "\
+Examples:
+  varia openings --variant suicide --plies 8 --count 300 --seed 1 > data/openings/suicide.epd
+  varia openings --variant atomic --depth 8 --margin 30 --format fen --out atomic-fens.epd")]
+pub struct Args {
+    /// Game: chess, suicide, threecheck, atomic, losers, knightmate (or an alias).
+    #[arg(long, value_name = "VARIANT")]
+    pub variant: String,
+
+    /// Random plies from the start position.
+    #[arg(long, value_name = "P", default_value_t = 8)]
+    pub plies: u32,
+
+    /// Openings wanted.
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    pub count: usize,
+
+    /// Seed of the random lines.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+
+    /// Depth of the balance search.
+    #[arg(long, value_name = "D", default_value_t = 7)]
+    pub depth: u32,
+
+    /// Keep a line when |score| < CP centipawns for the side to move.
+    #[arg(long, value_name = "CP", default_value_t = 50)]
+    pub margin: i32,
+
+    /// Output lines: `epd` (start FEN, `moves`, the line) or `fen` (the
+    /// position reached).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Epd)]
+    pub format: OutputFormat,
+
+    /// Write to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+
+    /// No statistics on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// A random line: its moves in UCI, the FEN reached, and the key history.
+struct Candidate {
+    moves: Vec<String>,
+    fen: String,
+}
+
+/// Draws candidate `index`: `plies` uniformly random legal moves, `None` if
+/// the game ends on the way.
+fn draw<V: Variant>(seed: u64, index: u64, plies: u32) -> Option<(Candidate, u64)> {
+    let mut state = seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    splitmix(&mut state);
+    let mut game = Game::new(Position::<V>::startpos());
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let legal = game.position().legal_moves();
+        if legal.is_empty() {
+            return None;
+        }
+        let m = legal[(splitmix(&mut state) % legal.len() as u64) as usize];
+        moves.push(m.uci());
+        game.play_unchecked(m);
+    }
+    if game.outcome().is_some() {
+        return None;
+    }
+    Some((
+        Candidate {
+            moves,
+            fen: game.position().fen(),
+        },
+        game.position().key(),
+    ))
+}
+
+/// Score of the candidate's final position for the side to move.
+fn balance<V: Variant>(c: &Candidate, depth: u32, params: &EvalParams, shared: &mut Shared) -> i32 {
+    shared.tt.clear();
+    let mut game = Game::new(Position::<V>::startpos());
+    for m in &c.moves {
+        if game.play_uci(m).is_err() {
+            return i32::MAX;
+        }
+    }
+    let keys = game.keys();
+    let limits = Limits {
+        depth: Some(depth),
+        nodes: Some(MAX_NODES),
+        ..Limits::default()
+    };
+    let r = search::search(
+        game.position(),
+        &keys[..keys.len() - 1],
+        &limits,
+        params,
+        shared,
+        1,
+        &mut |_| {},
+    );
+    r.score
+}
+
+/// Runs `varia openings`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let kind: VariantKind = args.variant.parse()?;
+    if !(1..=40).contains(&args.plies) {
+        bail!("--plies {}: expected 1 to 40", args.plies);
+    }
+    if !(1..=1_000_000).contains(&args.count) {
+        bail!("--count {}: expected 1 to 1000000", args.count);
+    }
+    if !(1..=30).contains(&args.depth) {
+        bail!("--depth {}: expected 1 to 30", args.depth);
+    }
+    if args.margin <= 0 {
+        bail!(
+            "--margin {}: expected a positive number of centipawns",
+            args.margin
+        );
+    }
+    let threads = match args.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) => t.min(1024),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting worker threads")?;
+    let params = EvalParams::default_for(kind);
+    let start_fen = kind.start_fen();
+    let batch = 64 * threads;
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut kept: Vec<Candidate> = Vec::new();
+    let (mut drawn, mut searched) = (0u64, 0usize);
+    let limit = args.count.saturating_mul(MAX_TRIES_PER_OPENING) as u64;
+    while kept.len() < args.count {
+        if drawn >= limit {
+            bail!(
+                "only {} of {} openings found in {drawn} random lines: try a larger --margin or fewer --plies",
+                kept.len(),
+                args.count
+            );
+        }
+        let mut cands = Vec::new();
+        while cands.len() < batch && drawn < limit {
+            let c = dispatch!(kind, V => draw::<V>(args.seed, drawn, args.plies));
+            drawn += 1;
+            if let Some((c, key)) = c {
+                if seen.insert(key) {
+                    cands.push(c);
+                }
+            }
+        }
+        searched += cands.len();
+        let scores: Vec<i32> = pool.install(|| {
+            cands
+                .par_iter()
+                .map_init(
+                    || Shared::new(1),
+                    |shared, c| dispatch!(kind, V => balance::<V>(c, args.depth, &params, shared)),
+                )
+                .collect()
+        });
+        for (c, s) in cands.into_iter().zip(scores) {
+            if kept.len() < args.count && s.abs() < args.margin {
+                kept.push(c);
+            }
+        }
+    }
+
+    let mut text = format!(
+        "# varia openings --variant {} --plies {} --count {} --seed {} --depth {} --margin {}{}\n",
+        kind.name(),
+        args.plies,
+        args.count,
+        args.seed,
+        args.depth,
+        args.margin,
+        if args.format == OutputFormat::Fen {
+            " --format fen"
+        } else {
+            ""
+        }
+    );
+    for c in &kept {
+        match args.format {
+            OutputFormat::Epd => {
+                text.push_str(&format!("{start_fen} moves {}\n", c.moves.join(" ")))
+            }
+            OutputFormat::Fen => {
+                text.push_str(&c.fen);
+                text.push('\n');
+            }
+        }
+    }
+    match &args.out {
+        Some(p) => std::fs::write(p, &text).map_err(|e| anyhow!("{}: {e}", p.display()))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+    }
+    if !args.quiet && (args.out.is_some() || !std::io::stdout().is_terminal()) {
+        eprintln!(
+            "{}: kept {} of {searched} distinct random {}-ply lines ({drawn} drawn), |score| < {} cp at depth {}",
+            kind.name(),
+            kept.len(),
+            args.plies,
+            args.margin,
+            args.depth
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

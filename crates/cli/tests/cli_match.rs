@@ -1,0 +1,723 @@
+//! End-to-end tests of `varia match`, `varia match-merge` and `varia
+//! openings`: the binary is run as a user would run it, with in-process
+//! engines at small node limits so that hundreds of games take seconds.
+
+use arena::results::{read_games, GameRow};
+use movegen::VariantKind;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn varia(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_varia"))
+        .args(args)
+        .output()
+        .expect("run varia")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
+}
+
+fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        stdout(o),
+        stderr(o)
+    );
+    stdout(o)
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 temp path")
+}
+
+/// Exit code 2 and exactly one line on stderr, `error: ...` containing
+/// `needle`; nothing on stdout.
+fn assert_one_line_error(o: &Output, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert!(o.stdout.is_empty(), "stdout: {}", stdout(o));
+    assert_eq!(err.lines().count(), 1, "one line expected: {err:?}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains(needle), "{err:?} should mention {needle:?}");
+}
+
+/// The numbers of the pairing line `a vs b: N games, +W =D -L, score S%,
+/// Elo E +/- X, ...`: (games, wins, draws, losses, elo, error).
+fn pairing(text: &str) -> (u64, u64, u64, u64, f64, f64) {
+    let line = text
+        .lines()
+        .find(|l| l.contains(" vs "))
+        .unwrap_or_else(|| panic!("no pairing line in {text}"));
+    let num = |after: &str| -> f64 {
+        let rest = &line[line
+            .find(after)
+            .unwrap_or_else(|| panic!("{after} in {line}"))
+            + after.len()..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
+            .unwrap_or(rest.len());
+        rest[..end]
+            .parse()
+            .unwrap_or_else(|_| panic!("number after {after} in {line}"))
+    };
+    (
+        num(": ") as u64,
+        num("+") as u64,
+        num("=") as u64,
+        num(" -") as u64,
+        num("Elo "),
+        num("+/- "),
+    )
+}
+
+/// Per-game rows without the wall-time column, in game order.
+fn rows_without_time(p: &Path) -> Vec<GameRow> {
+    let mut rows = read_games(p).expect("per-game CSV reads back");
+    for r in &mut rows {
+        r.seconds = 0.0;
+    }
+    rows.sort_by_key(|r| r.game);
+    rows
+}
+
+fn default_openings(kind: VariantKind) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/openings")
+        .join(format!("{}.epd", kind.name()))
+}
+
+#[test]
+fn shipped_opening_books_load_for_every_variant() {
+    for kind in VariantKind::ALL {
+        let p = default_openings(kind);
+        let list =
+            arena::openings::load(&p, kind).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert!(list.len() >= 200, "{kind}: {} openings", list.len());
+        let distinct: std::collections::HashSet<String> =
+            list.iter().map(|o| o.describe()).collect();
+        assert_eq!(distinct.len(), list.len(), "{kind}: duplicate openings");
+    }
+}
+
+#[test]
+fn identical_engines_score_half_within_error_bars() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("games.csv");
+    // Pairs: the same deterministic engine on both sides plays the same game
+    // twice with colours swapped, so every pair is exactly 1-1.
+    let text = ok(&varia(&[
+        "match",
+        "--variant",
+        "suicide",
+        "--engine",
+        "name=a",
+        "--engine",
+        "name=b",
+        "--each",
+        "nodes=300",
+        "--games",
+        "200",
+        "--concurrency",
+        "2",
+        "--quiet",
+        "--out",
+        path(&out),
+    ]));
+    let (games, w, _d, l, elo, _err) = pairing(&text);
+    assert_eq!(games, 200, "{text}");
+    assert_eq!(w, l, "{text}");
+    assert_eq!(elo, 0.0, "{text}");
+    assert!(text.contains("penta [0 0 100 0 0]"), "{text}");
+    assert_eq!(rows_without_time(&out).len(), 200);
+
+    // Single games from 200 different openings: a real spread of results,
+    // and 0 Elo inside the 95% interval.
+    let text = ok(&varia(&[
+        "match",
+        "--variant",
+        "suicide",
+        "--engine",
+        "name=a",
+        "--engine",
+        "name=b",
+        "--each",
+        "nodes=300",
+        "--games",
+        "200",
+        "--no-repeat",
+        "--concurrency",
+        "2",
+        "--quiet",
+    ]));
+    let (games, w, d, l, elo, err) = pairing(&text);
+    assert_eq!((games, w + d + l), (200, 200), "{text}");
+    assert!(w > 20 && l > 20, "{text}");
+    assert!(elo.abs() <= err, "0 Elo outside the interval: {text}");
+}
+
+#[test]
+fn engine_without_its_queen_loses_clearly() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let eval = dir.path().join("noqueen.toml");
+    std::fs::write(&eval, "[material]\nqueen = 0\n").expect("write eval file");
+    let summary = dir.path().join("summary.csv");
+    let engine = format!("name=noqueen,eval={}", path(&eval));
+    let text = ok(&varia(&[
+        "match",
+        "--variant",
+        "chess",
+        "--engine",
+        "name=full",
+        "--engine",
+        &engine,
+        "--each",
+        "nodes=300",
+        "--games",
+        "60",
+        "--concurrency",
+        "2",
+        "--quiet",
+        "--max-plies",
+        "300",
+        "--summary",
+        path(&summary),
+    ]));
+    let (games, w, _d, l, elo, err) = pairing(&text);
+    assert_eq!(games, 60, "{text}");
+    assert!(w >= 3 * l.max(1), "{text}");
+    assert!(elo - err > 0.0, "{text}");
+    let csv = std::fs::read_to_string(&summary).expect("summary CSV");
+    let row: Vec<&str> = csv
+        .lines()
+        .nth(1)
+        .expect("one pairing")
+        .split(',')
+        .collect();
+    assert_eq!(&row[..4], ["chess", "full", "noqueen", "60"], "{csv}");
+    assert!(row[11].parse::<f64>().expect("los") > 0.99, "{csv}");
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let eval = dir.path().join("noqueen.toml");
+    std::fs::write(&eval, "[material]\nqueen = 0\n").expect("write eval file");
+    let engine = format!("name=noqueen,eval={}", path(&eval));
+    let text = ok(&varia(&[
+        "match",
+        "--variant",
+        "chess",
+        "--engine",
+        "name=full",
+        "--engine",
+        &engine,
+        "--each",
+        "nodes=300",
+        "--games",
+        "2000",
+        "--concurrency",
+        "2",
+        "--quiet",
+        "--max-plies",
+        "300",
+        "--sprt",
+        "elo0=0",
+        "elo1=20",
+        "alpha=0.05",
+        "beta=0.05",
+    ]));
+    assert!(text.contains("H1 accepted"), "{text}");
+    assert!(text.contains("LLR"), "{text}");
+    let (games, ..) = pairing(&text);
+    assert!(games < 2000, "{text}");
+}
+
+/// Starts a match, kills it (SIGKILL) once `at_least` games are in the CSV,
+/// and returns how many complete rows it left.
+fn start_and_kill(args: &[String], out: &Path, at_least: usize) -> usize {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start varia");
+    let started = Instant::now();
+    loop {
+        let rows = std::fs::read_to_string(out)
+            .map(|t| t.lines().count().saturating_sub(1))
+            .unwrap_or(0);
+        if rows >= at_least {
+            break;
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("the match ended ({status}) before it could be killed");
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no games appeared"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("kill varia");
+    child.wait().expect("reap varia");
+    rows_without_time(out).len()
+}
+
+#[test]
+fn resume_after_kill_gives_the_uninterrupted_totals() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = |name: &str| dir.path().join(name);
+    let args = |out: &Path, pgn: &Path, summary: &Path| -> Vec<String> {
+        [
+            "match",
+            "--variant",
+            "atomic",
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b,nodes=400",
+            "--each",
+            "nodes=300",
+            "--games",
+            "120",
+            "--concurrency",
+            "2",
+            "--random-openings",
+            "--seed",
+            "7",
+            "--quiet",
+            "--out",
+            path(out),
+            "--pgn",
+            path(pgn),
+            "--summary",
+            path(summary),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let full = args(&d("full.csv"), &d("full.pgn"), &d("full-summary.csv"));
+    let full_text = ok(&varia(&full.iter().map(String::as_str).collect::<Vec<_>>()));
+
+    let cut = args(&d("cut.csv"), &d("cut.pgn"), &d("cut-summary.csv"));
+    let before = start_and_kill(&cut, &d("cut.csv"), 20);
+    assert!(before < 120, "killed too late");
+    let mut again = cut.clone();
+    again.push("--resume".into());
+    let text = ok(&varia(
+        &again.iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
+    assert!(
+        text.contains(&format!("({} played", 120 - before)),
+        "finished games were replayed ({before} were done): {text}"
+    );
+    assert_eq!(
+        rows_without_time(&d("cut.csv")),
+        rows_without_time(&d("full.csv"))
+    );
+    assert_eq!(
+        std::fs::read_to_string(d("cut-summary.csv")).expect("summary"),
+        std::fs::read_to_string(d("full-summary.csv")).expect("summary")
+    );
+    assert_eq!(pairing(&text), pairing(&full_text));
+    // The PGN holds every game once.
+    let pgn = std::fs::read_to_string(d("cut.pgn")).expect("pgn");
+    let games = arena::pgn::read_games(&pgn, VariantKind::Atomic).expect("PGN parses");
+    assert_eq!(games.len(), 120);
+
+    // Resuming a finished match plays nothing and reports the same totals.
+    let text = ok(&varia(
+        &again.iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
+    assert!(text.contains("(0 played"), "{text}");
+    assert_eq!(pairing(&text), pairing(&full_text));
+}
+
+#[test]
+fn pgn_reads_back_for_every_variant() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for kind in VariantKind::ALL {
+        let out = dir.path().join(format!("{}.csv", kind.name()));
+        let pgn = dir.path().join(format!("{}.pgn", kind.name()));
+        ok(&varia(&[
+            "match",
+            "--variant",
+            kind.name(),
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--each",
+            "nodes=200",
+            "--games",
+            "12",
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--out",
+            path(&out),
+            "--pgn",
+            path(&pgn),
+        ]));
+        let text = std::fs::read_to_string(&pgn).expect("pgn");
+        let games = arena::pgn::read_games(&text, kind)
+            .unwrap_or_else(|e| panic!("{kind}: line {}: {}", e.line, e.message));
+        let mut rows = read_games(&out).expect("csv");
+        assert_eq!(games.len(), rows.len(), "{kind}");
+        // Same order as the CSV (both are written as games end).
+        for (g, r) in games.iter().zip(rows.iter_mut()) {
+            let (fen, opening) = r.opening.split_once(" moves ").unwrap_or((&r.opening, ""));
+            let moves: Vec<String> = opening
+                .split_whitespace()
+                .chain(r.moves.split_whitespace())
+                .map(str::to_string)
+                .collect();
+            assert_eq!(g.start_fen, fen, "{kind} game {}", r.game);
+            assert_eq!(g.moves, moves, "{kind} game {}", r.game);
+            assert_eq!(g.result, r.result, "{kind} game {}", r.game);
+            let tag = |k: &str| g.tags.iter().find(|(t, _)| t == k).map(|(_, v)| v.clone());
+            assert_eq!(tag("Variant").as_deref(), kind.pgn_name(), "{kind}");
+            assert_eq!(tag("White"), Some(r.white.clone()));
+        }
+    }
+}
+
+#[test]
+fn shards_merge_into_the_whole_match() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = |name: &str| dir.path().join(name);
+    let run = |extra: &[&str], out: &Path| {
+        let mut a = vec![
+            "match",
+            "--variant",
+            "losers",
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--engine",
+            "name=c,nodes=250",
+            "--each",
+            "nodes=200",
+            "--rounds",
+            "6",
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--out",
+            path(out),
+        ];
+        a.extend_from_slice(extra);
+        ok(&varia(&a))
+    };
+    run(
+        &["--summary", path(&d("whole-summary.csv"))],
+        &d("whole.csv"),
+    );
+    for i in 1..=3 {
+        run(&["--shard", &format!("{i}/3")], &d(&format!("part{i}.csv")));
+    }
+    let merged = varia(&[
+        "match-merge",
+        path(&d("part1.csv")),
+        path(&d("part2.csv")),
+        path(&d("part3.csv")),
+        "--summary",
+        path(&d("merged-summary.csv")),
+        "--out",
+        path(&d("merged.csv")),
+    ]);
+    let text = ok(&merged);
+    assert!(text.contains("36 games from 3 file(s)"), "{text}");
+    assert!(stderr(&merged).is_empty(), "{}", stderr(&merged));
+    assert_eq!(
+        std::fs::read_to_string(d("merged-summary.csv")).expect("summary"),
+        std::fs::read_to_string(d("whole-summary.csv")).expect("summary")
+    );
+    assert_eq!(
+        rows_without_time(&d("merged.csv")),
+        rows_without_time(&d("whole.csv"))
+    );
+
+    // A shard given twice is an error; a missing shard is reported.
+    let twice = varia(&["match-merge", path(&d("part1.csv")), path(&d("part1.csv"))]);
+    assert_one_line_error(&twice, "duplicate game numbers");
+    let partial = varia(&["match-merge", path(&d("part1.csv")), path(&d("part2.csv"))]);
+    ok(&partial);
+    assert!(stderr(&partial).contains("missing"), "{}", stderr(&partial));
+}
+
+#[test]
+fn opening_generator_is_deterministic_and_readable() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let a = dir.path().join("a.epd");
+    let b = dir.path().join("b.epd");
+    for (p, threads) in [(&a, "1"), (&b, "2")] {
+        ok(&varia(&[
+            "openings",
+            "--variant",
+            "threecheck",
+            "--plies",
+            "6",
+            "--count",
+            "12",
+            "--depth",
+            "4",
+            "--seed",
+            "5",
+            "--threads",
+            threads,
+            "--quiet",
+            "--out",
+            path(p),
+        ]));
+    }
+    let text = std::fs::read_to_string(&a).expect("book");
+    assert_eq!(text, std::fs::read_to_string(&b).expect("book"));
+    let list = arena::openings::load(&a, VariantKind::ThreeCheck).expect("book loads");
+    assert_eq!(list.len(), 12);
+    assert!(list.iter().all(|o| o.moves.len() == 6));
+}
+
+#[test]
+fn bad_input_is_a_one_line_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let existing = dir.path().join("old.csv");
+    std::fs::write(&existing, "game\n1\n").expect("write");
+    let base = ["match", "--games", "2", "--quiet"];
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![
+                "--variant",
+                "crazyhouse",
+                "--engine",
+                "name=a",
+                "--engine",
+                "name=b",
+                "--each",
+                "nodes=10",
+            ],
+            "unknown variant",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--engine",
+                "name=b,bogus=1",
+                "--each",
+                "nodes=10",
+            ],
+            "bogus",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--engine",
+                "justaword",
+                "--each",
+                "nodes=10",
+            ],
+            "key=value",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--engine",
+                "name=a",
+                "--each",
+                "nodes=10",
+            ],
+            "two engines",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--each",
+                "nodes=10",
+            ],
+            "at least two engines",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--engine",
+                "name=b",
+                "--each",
+                "tc=fast",
+            ],
+            "bad tc",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--engine",
+                "name=b",
+            ],
+            "no move limit",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--engine",
+                "name=b,eval=/no/such.toml",
+                "--each",
+                "nodes=10",
+            ],
+            "not found",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--engine",
+                "name=b",
+                "--each",
+                "nodes=10",
+                "--openings",
+                "/no/such/book.epd",
+            ],
+            "not found",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--engine",
+                "name=b",
+                "--each",
+                "nodes=10",
+                "--out",
+                path(&existing),
+            ],
+            "already exists",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--engine",
+                "name=b",
+                "--each",
+                "nodes=10",
+                "--shard",
+                "3/2",
+            ],
+            "--shard",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--engine",
+                "name=b",
+                "--each",
+                "nodes=10",
+                "--sprt",
+                "elo0=5",
+                "elo1=0",
+            ],
+            "elo0",
+        ),
+        (
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--engine",
+                "name=b",
+                "--each",
+                "nodes=10",
+                "--draw",
+                "movecount=x",
+                "score=10",
+            ],
+            "movecount",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend(extra);
+        assert_one_line_error(&varia(&a), needle);
+    }
+    // An eval file that does not parse.
+    let bad_eval = dir.path().join("bad.toml");
+    std::fs::write(&bad_eval, "material = \"lots\"\n").expect("write");
+    let engine = format!("name=b,eval={}", path(&bad_eval));
+    assert_one_line_error(
+        &varia(&[
+            "match",
+            "--variant",
+            "chess",
+            "--engine",
+            "name=a",
+            "--engine",
+            &engine,
+            "--each",
+            "nodes=10",
+            "--games",
+            "2",
+        ]),
+        "engine b",
+    );
+    // An opening file with a bad line names it.
+    let book = dir.path().join("book.epd");
+    std::fs::write(&book, "not a fen\n").expect("write");
+    assert_one_line_error(
+        &varia(&[
+            "match",
+            "--variant",
+            "chess",
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--each",
+            "nodes=10",
+            "--games",
+            "2",
+            "--openings",
+            path(&book),
+        ]),
+        "book.epd:1",
+    );
+}
