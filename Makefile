@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: build test native bench ratio crosscheck ci bench-signature
+.PHONY: build test native bench ratio crosscheck ci bench-signature perft-tables
 
 # Optimised build of the `varia` binary (target/release/varia).
 build:
@@ -41,6 +41,16 @@ bench-signature:
 crosscheck:
 	$(CARGO) build --release -p varia
 	python3 scripts/crosscheck.py $(CROSSCHECK_ARGS)
+
+# Regenerate data/perft/tables/: detailed perft counts of every start position
+# (as deep as ~5 minutes per game on 2 cores), cross-checked against the
+# reference data, shakmaty and second runs; rendered in
+# data/perft/tables/README.md. Takes an hour or more; runs niced. Options via
+# PERFT_TABLES_ARGS, e.g. PERFT_TABLES_ARGS="--variants chess --budget 60".
+perft-tables:
+	$(CARGO) build --release -p varia
+	$(CARGO) build --release -p varia-benches --example shakmaty_perft
+	nice -n 10 python3 scripts/perft_tables.py $(PERFT_TABLES_ARGS)
 
 # Formatting, lints and tests, as CI runs them.
 ci:

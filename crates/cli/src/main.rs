@@ -13,6 +13,7 @@ mod match_merge;
 mod moves;
 mod openings_cmd;
 mod perft;
+mod perft_merge;
 mod tune;
 mod uci;
 mod xboard;
@@ -30,6 +31,9 @@ enum Command {
     /// Count legal move sequences (perft) for one position, every variant's
     /// start position, or a suite file of expected counts.
     Perft(perft::Args),
+    /// Combine the part files of a split perft (`varia perft --shard I/N`)
+    /// into per-depth counts, checking that every subtree is there once.
+    PerftMerge(perft_merge::Args),
     /// Print the legal moves and game state of positions (one FEN per line on
     /// stdin, or --fen), for cross-checking against other implementations.
     Moves(moves::Args),
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => perft::run(perft::Args::default()),
         Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::PerftMerge(args)) => perft_merge::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Moves(args)) => moves::run(args),

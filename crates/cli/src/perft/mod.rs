@@ -1,37 +1,46 @@
 //! `varia perft`: count legal move sequences.
 //!
-//! Three modes, chosen from the arguments:
+//! Four modes, chosen from the arguments:
 //!
 //! * positions (the default): one position (`--variant`, optionally `--fen`)
 //!   or every variant's start position (no `--variant`), depths 1..N as a
-//!   table or CSV, or a divide (`--divide`) of depth N;
+//!   table or CSV, or a divide (`--divide`) of depth N; with `--stats` the
+//!   detailed counts ([`movegen::PerftStats`]), with `--hash SIZE` through a
+//!   transposition table ([`count`]), with `--checkpoint FILE` resumable
+//!   ([`checkpoint`], [`resumable`]);
+//! * shard (`--split-depth K --shard I/N`): shard I of N of the subtrees K
+//!   plies deep ([`subtrees`]), written as a part file ([`part`]) for
+//!   `varia perft-merge`;
 //! * suite (`--suite FILE`): every row of a `variant,fen,depth,nodes` file,
 //!   checked against the expected count.
 //!
 //! The work is split at the root and the second ply and run on a local rayon
 //! pool ([`parallel`]); output formatting lives in [`report`], the progress
 //! bar in [`progress`], the suite in [`suite`].
-//!
-//! Room for later flags (`--stats`, `--hash SIZE`, `--checkpoint FILE`,
-//! `--split-depth K --shard I/N`): they belong in [`Args`], are validated in
-//! [`Settings::from_args`], and reach the work through [`Settings`] and
-//! [`parallel::SplitConfig`].
 
-mod parallel;
-mod progress;
-mod report;
+pub(crate) mod checkpoint;
+pub(crate) mod count;
+pub(crate) mod parallel;
+pub(crate) mod part;
+pub(crate) mod progress;
+pub(crate) mod report;
+pub(crate) mod resumable;
+pub(crate) mod subtrees;
 mod suite;
 
-pub use parallel::{perft_divide_parallel, perft_parallel, SplitConfig};
+pub use parallel::{perft_divide_parallel, SplitConfig};
 
-use anyhow::{bail, Context as _};
-use movegen::{dispatch, Position, Variant, VariantKind};
+use anyhow::{anyhow, bail, Context as _};
+use count::HashTable;
+use movegen::{dispatch, PerftStats, Position, StatColumns, Variant, VariantKind};
+use parallel::{divide_counts, perft_counts};
 use progress::{Progress, Units};
 use report::{DepthRow, Reporter};
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+use subtrees::ShardSpec;
 
 /// Depth used when `--depth` is not given.
 pub const DEFAULT_DEPTH: u32 = 5;
@@ -59,6 +68,10 @@ Examples:
   varia perft --variant atomic --depth 6        atomic start position, depths 1-6
   varia perft --variant chess --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' --depth 4 --divide
   varia perft --variant losers --depth 5 --format csv --threads 1
+  varia perft --variant chess --depth 5 --stats --format csv
+  varia perft --variant chess --depth 8 --hash 1G --checkpoint chess8.ckpt
+  varia perft --variant atomic --depth 7 --split-depth 3 --shard 2/8 --out part2.csv
+  varia perft-merge part*.csv --format csv
   varia perft --suite data/perft/perft_public.csv --out results.csv")]
 pub struct Args {
     /// Game: chess, suicide, threecheck, atomic, losers, knightmate (or an
@@ -91,17 +104,48 @@ pub struct Args {
     #[arg(long)]
     pub quiet: bool,
 
+    /// Detailed counts over the leaf moves: captures, en passant, castles,
+    /// promotions, checks, discovered and double checks, checkmates,
+    /// stalemates, variant wins (empty where the game has no such thing).
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Transposition table of SIZE for perft subtrees, shared by all threads
+    /// (bytes, or with K, M, G: 512M, 1G). Same counts as without.
+    #[arg(long, value_name = "SIZE")]
+    pub hash: Option<String>,
+
+    /// Record finished subtrees in FILE; a run restarted with the same
+    /// arguments resumes from it (needs --variant).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+
+    /// Split the tree into subtrees K plies deep (1 <= K < depth): for
+    /// --shard and --checkpoint (default 3 there), else the parallel split.
+    #[arg(long, value_name = "K")]
+    pub split_depth: Option<u32>,
+
+    /// Count only shard I of N (1 <= I <= N) of the subtrees below
+    /// --split-depth at --depth, writing a part file for `varia perft-merge`
+    /// to stdout or --out.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+
     /// Check every row of a CSV file `variant,fen,depth,nodes` (with header);
     /// exits 1 if any count differs.
     #[arg(
         long,
         value_name = "FILE",
-        conflicts_with_all = ["variant", "fen", "depth", "divide", "format"]
+        conflicts_with_all = [
+            "variant", "fen", "depth", "divide", "format", "stats", "hash",
+            "checkpoint", "split_depth", "shard"
+        ]
     )]
     pub suite: Option<PathBuf>,
 
-    /// With --suite: write `variant,fen,depth,nodes,expected,ok` rows to FILE.
-    #[arg(long, value_name = "FILE", requires = "suite")]
+    /// With --suite: write `variant,fen,depth,nodes,expected,ok` rows to FILE;
+    /// with --shard: write the part file to FILE.
+    #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
 
@@ -111,12 +155,35 @@ pub(crate) struct Settings {
     pub pool: rayon::ThreadPool,
     /// Show a progress bar on long runs.
     pub progress: bool,
+    /// `--quiet`: no progress bar, no notes on stderr.
+    pub quiet: bool,
     /// How work is split between threads.
     pub split: SplitConfig,
+    /// `--split-depth`.
+    pub split_depth: Option<u32>,
+    /// `--stats`.
+    pub stats: bool,
+    /// `--hash`, in bytes.
+    pub hash: Option<usize>,
 }
 
 impl Settings {
-    fn from_args(args: &Args) -> anyhow::Result<Settings> {
+    pub(crate) fn from_args(args: &Args) -> anyhow::Result<Settings> {
+        let hash = match &args.hash {
+            None => None,
+            Some(text) => {
+                let bytes = count::parse_size(text).map_err(|e| anyhow!("--hash: {e}"))?;
+                if let Some(total) = count::physical_memory() {
+                    if bytes as u64 > total {
+                        bail!(
+                            "--hash {text} is more than this machine's memory ({} MiB)",
+                            total >> 20
+                        );
+                    }
+                }
+                Some(bytes)
+            }
+        };
         let threads = match args.threads {
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
             Some(0) => bail!("--threads must be at least 1"),
@@ -133,8 +200,20 @@ impl Settings {
         Ok(Settings {
             pool,
             progress: !args.quiet && std::io::stderr().is_terminal(),
-            split: SplitConfig::for_threads(threads),
+            quiet: args.quiet,
+            split: match args.split_depth {
+                Some(k) => SplitConfig::fixed(k),
+                None => SplitConfig::for_threads(threads),
+            },
+            split_depth: args.split_depth,
+            stats: args.stats,
+            hash,
         })
+    }
+
+    /// A fresh transposition table for one position's run, if hashing.
+    pub fn table(&self) -> Option<HashTable> {
+        self.hash.map(|bytes| HashTable::new(self.stats, bytes))
     }
 
     /// A progress bar over `len` units (hidden unless enabled and the run
@@ -185,9 +264,9 @@ pub(crate) fn parse_position(
 }
 
 /// A divide with moves in UCI text, sorted.
-fn sorted_uci(moves: Vec<(movegen::Move, u64)>) -> Vec<(String, u64)> {
-    let mut moves: Vec<(String, u64)> = moves.into_iter().map(|(m, n)| (m.uci(), n)).collect();
-    moves.sort();
+fn sorted_uci<T>(moves: Vec<(movegen::Move, T)>) -> Vec<(String, T)> {
+    let mut moves: Vec<(String, T)> = moves.into_iter().map(|(m, n)| (m.uci(), n)).collect();
+    moves.sort_by(|a, b| a.0.cmp(&b.0));
     moves
 }
 
@@ -213,6 +292,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Some(d) => d,
     };
+    let shard = match &args.shard {
+        None => None,
+        Some(text) => Some(
+            text.parse::<ShardSpec>()
+                .map_err(|e| anyhow!("--shard: {e}"))?,
+        ),
+    };
+    if let Some(k) = args.split_depth {
+        if k == 0 {
+            bail!("--split-depth must be at least 1");
+        }
+        if k >= depth {
+            bail!("--split-depth {k} must be less than --depth {depth}");
+        }
+    }
+    if shard.is_some() {
+        if args.variant.is_none() {
+            bail!("--shard needs --variant (one position per split run)");
+        }
+        if args.split_depth.is_none() {
+            bail!("--shard needs --split-depth K (the same K for every shard)");
+        }
+        if args.divide {
+            bail!("--shard cannot be combined with --divide");
+        }
+    }
+    if args.checkpoint.is_some() && args.variant.is_none() {
+        bail!("--checkpoint needs --variant (one position per checkpoint file)");
+    }
+    if args.out.is_some() && shard.is_none() {
+        bail!("--out needs --suite or --shard");
+    }
     let jobs = match &args.variant {
         None => VariantKind::ALL
             .iter()
@@ -236,12 +347,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("invalid --fen for {}", job.kind))?;
     }
     let settings = Settings::from_args(&args)?;
-    let mut reporter = report::new(args.format, args.divide, std::io::stdout().lock())?;
+    if let (Some(shard), Some(split), [job]) = (shard, args.split_depth, jobs.as_slice()) {
+        dispatch!(job.kind, V => {
+            let pos = Position::<V>::from_fen(&job.fen)
+                .with_context(|| format!("invalid --fen for {}", job.kind))?;
+            resumable::run_shard(
+                &pos,
+                depth,
+                split,
+                shard,
+                &settings,
+                args.checkpoint.as_deref(),
+                args.out.as_deref(),
+            )?;
+        });
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut reporter = report::new(
+        args.format,
+        args.divide,
+        args.stats,
+        std::io::stdout().lock(),
+    )?;
     for job in &jobs {
         dispatch!(job.kind, V => {
             let pos = Position::<V>::from_fen(&job.fen)
                 .with_context(|| format!("invalid --fen for {}", job.kind))?;
-            run_position(&pos, depth, args.divide, &settings, reporter.as_mut())?;
+            match &args.checkpoint {
+                Some(path) => resumable::run_position_checkpointed(
+                    &pos,
+                    depth,
+                    args.divide,
+                    &settings,
+                    path,
+                    reporter.as_mut(),
+                )?,
+                None => run_position(&pos, depth, args.divide, &settings, reporter.as_mut())?,
+            }
         });
     }
     reporter.finish()?;
@@ -249,7 +391,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Counts one position: depths 1..=`depth` (one row each, timed alone), or
-/// with `divide` the root moves at `depth`.
+/// with `divide` the root moves at `depth`. With `--hash` one table serves
+/// every depth of the position.
 pub(crate) fn run_position<V: Variant>(
     pos: &Position<V>,
     depth: u32,
@@ -258,26 +401,38 @@ pub(crate) fn run_position<V: Variant>(
     reporter: &mut dyn Reporter,
 ) -> anyhow::Result<()> {
     let fen = pos.fen();
+    let table = settings.table();
+    let counter = count::counter(settings.stats, table.as_ref());
+    let columns = StatColumns::of::<V>();
     reporter.begin_position(V::KIND, &fen)?;
     if divide {
         let progress = settings.progress(0, Units::Tasks, format!("{} depth {depth}", V::KIND));
         let start = Instant::now();
-        let moves = perft_divide_parallel(pos, depth, &settings.pool, settings.split, &progress);
+        let moves = divide_counts(
+            pos,
+            depth,
+            &settings.pool,
+            settings.split,
+            &progress,
+            counter,
+        );
         let seconds = start.elapsed().as_secs_f64();
         progress.finish();
-        reporter.divide(V::KIND, &fen, depth, &sorted_uci(moves), seconds)?;
+        reporter.divide(V::KIND, &fen, depth, &sorted_uci(moves), columns, seconds)?;
     } else {
         for d in 1..=depth {
             let progress = settings.progress(0, Units::Tasks, format!("{} depth {d}", V::KIND));
             let start = Instant::now();
-            let nodes = perft_parallel(pos, d, &settings.pool, settings.split, &progress);
+            let counts: PerftStats =
+                perft_counts(pos, d, &settings.pool, settings.split, &progress, counter);
             let seconds = start.elapsed().as_secs_f64();
             progress.finish();
             reporter.row(&DepthRow {
                 variant: V::KIND,
                 fen: &fen,
                 depth: d,
-                nodes,
+                counts,
+                columns,
                 seconds,
             })?;
         }

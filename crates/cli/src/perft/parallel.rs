@@ -1,10 +1,12 @@
 //! Parallel perft: the tree is split into subtasks at the root and the
 //! second ply (deeper when that gives too few tasks), the subtasks run on a
-//! rayon pool, and their counts are summed per root move so that a divide
-//! comes for free.
+//! rayon pool, and their counts (node counts or detailed stats, hashed or
+//! not: a [`Counter`]) are summed per root move so that a divide comes for
+//! free.
 
+use super::count::{nodes, Counter};
 use super::progress::Progress;
-use movegen::{perft, Move, Position, Variant};
+use movegen::{Move, PerftStats, Position, Variant};
 use rayon::prelude::*;
 
 /// How a perft is cut into subtasks.
@@ -30,6 +32,17 @@ impl Default for SplitConfig {
 }
 
 impl SplitConfig {
+    /// Exactly `plies` plies below the root, whatever the number of tasks
+    /// (`--split-depth`); shallower only where the depth leaves no ply
+    /// below the split.
+    pub fn fixed(plies: u32) -> SplitConfig {
+        SplitConfig {
+            min_plies: plies,
+            min_tasks: 0,
+            max_plies: plies,
+        }
+    }
+
     /// The default split for a pool of `threads` workers: enough tasks that
     /// the largest one is a small share of each worker's load.
     pub fn for_threads(threads: usize) -> SplitConfig {
@@ -91,6 +104,72 @@ fn split<V: Variant>(
     (roots, tasks)
 }
 
+/// Counts of `pos` at `depth` divided by root move, computed on `pool` with
+/// `counter`. Root moves come in generation order; an empty list at depth 0.
+/// `progress` gets its length set to the number of subtasks and one tick
+/// per finished subtask.
+pub fn divide_counts<V: Variant>(
+    pos: &Position<V>,
+    depth: u32,
+    pool: &rayon::ThreadPool,
+    config: SplitConfig,
+    progress: &Progress,
+    counter: Counter<'_>,
+) -> Vec<(Move, PerftStats)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    if depth == 1 {
+        // Leaves only: nothing worth a thread.
+        return pos
+            .legal_moves()
+            .iter()
+            .map(|&m| (m, counter.leaf(pos, m)))
+            .collect();
+    }
+    let (roots, tasks) = split(pos, depth, config);
+    progress.set_length(tasks.len() as u64);
+    let counts: Vec<PerftStats> = pool.install(|| {
+        tasks
+            .par_iter()
+            .with_max_len(1)
+            .map(|t| {
+                let c = counter.subtree(&t.pos, t.depth);
+                progress.inc(1, c.nodes);
+                c
+            })
+            .collect()
+    });
+    let mut per_root = vec![PerftStats::default(); roots.len()];
+    for (t, c) in tasks.iter().zip(counts) {
+        per_root[t.root] += c;
+    }
+    roots.into_iter().zip(per_root).collect()
+}
+
+/// Counts of `pos` at `depth` with `counter`, computed on `pool`.
+pub fn perft_counts<V: Variant>(
+    pos: &Position<V>,
+    depth: u32,
+    pool: &rayon::ThreadPool,
+    config: SplitConfig,
+    progress: &Progress,
+    counter: Counter<'_>,
+) -> PerftStats {
+    match depth {
+        0 => nodes(1),
+        // Too small to be worth a thread: the bulk count of one position.
+        1 if !counter.stats() => nodes(pos.count_legal()),
+        _ => {
+            let mut total = PerftStats::default();
+            for (_, c) in divide_counts(pos, depth, pool, config, progress, counter) {
+                total += c;
+            }
+            total
+        }
+    }
+}
+
 /// Perft of `pos` at `depth` divided by root move, computed on `pool`.
 /// Root moves come in generation order; an empty list at depth 0.
 /// `progress` gets its length set to the number of subtasks and one tick
@@ -102,52 +181,16 @@ pub fn perft_divide_parallel<V: Variant>(
     config: SplitConfig,
     progress: &Progress,
 ) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
-    }
-    let (roots, tasks) = split(pos, depth, config);
-    progress.set_length(tasks.len() as u64);
-    let counts: Vec<u64> = pool.install(|| {
-        tasks
-            .par_iter()
-            .with_max_len(1)
-            .map(|t| {
-                let n = perft(&t.pos, t.depth);
-                progress.inc(1, n);
-                n
-            })
-            .collect()
-    });
-    let mut per_root = vec![0u64; roots.len()];
-    for (t, n) in tasks.iter().zip(counts) {
-        per_root[t.root] += n;
-    }
-    roots.into_iter().zip(per_root).collect()
-}
-
-/// Perft of `pos` at `depth`, computed on `pool`.
-pub fn perft_parallel<V: Variant>(
-    pos: &Position<V>,
-    depth: u32,
-    pool: &rayon::ThreadPool,
-    config: SplitConfig,
-    progress: &Progress,
-) -> u64 {
-    match depth {
-        0 => 1,
-        // Too small to be worth a thread: the bulk count of one position.
-        1 => pos.count_legal(),
-        _ => perft_divide_parallel(pos, depth, pool, config, progress)
-            .iter()
-            .map(|&(_, n)| n)
-            .sum(),
-    }
+    divide_counts(pos, depth, pool, config, progress, Counter::Nodes)
+        .into_iter()
+        .map(|(m, c)| (m, c.nodes))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use movegen::{divide, variants, VariantKind};
+    use movegen::{divide, perft, perft_stats, variants, VariantKind};
 
     fn pool(threads: usize) -> rayon::ThreadPool {
         rayon::ThreadPoolBuilder::new()
@@ -167,7 +210,7 @@ mod tests {
                     let par = perft_divide_parallel(&pos, depth, &pool, SplitConfig::default(), &hidden);
                     assert_eq!(par, divide(&pos, depth), "{kind} depth {depth}");
                     assert_eq!(
-                        perft_parallel(&pos, depth, &pool, SplitConfig::default(), &hidden),
+                        perft_counts(&pos, depth, &pool, SplitConfig::default(), &hidden, Counter::Nodes).nodes,
                         perft(&pos, depth),
                         "{kind} depth {depth}"
                     );
@@ -209,6 +252,42 @@ mod tests {
                 perft_divide_parallel(&pos, depth, &pool, config, &hidden),
                 divide(&pos, depth)
             );
+        }
+    }
+
+    #[test]
+    fn stats_and_hashed_counts_match_sequential() {
+        let pool = pool(2);
+        let hidden = Progress::hidden();
+        for kind in VariantKind::ALL {
+            movegen::dispatch!(kind, V => {
+                let pos = Position::<V>::startpos();
+                let nodes_table = movegen::PerftTable::new(1 << 16);
+                let stats_table = super::super::count::StatsTable::new(1 << 16);
+                for depth in 0..=4 {
+                    let want = perft_stats(&pos, depth);
+                    for (counter, stats) in [
+                        (Counter::Stats, true),
+                        (Counter::HashedStats(&stats_table), true),
+                        (Counter::Nodes, false),
+                        (Counter::HashedNodes(&nodes_table), false),
+                    ] {
+                        let config = SplitConfig::fixed(2);
+                        let got = perft_counts(&pos, depth, &pool, config, &hidden, counter);
+                        if stats {
+                            assert_eq!(got, want, "{kind} depth {depth}");
+                        } else {
+                            assert_eq!(got, nodes(want.nodes), "{kind} depth {depth}");
+                        }
+                        let per_move = divide_counts(&pos, depth, &pool, config, &hidden, counter);
+                        let mut sum = if depth == 0 { nodes(1) } else { PerftStats::default() };
+                        for (_, c) in per_move {
+                            sum += c;
+                        }
+                        assert_eq!(sum, got, "{kind} depth {depth}");
+                    }
+                }
+            });
         }
     }
 }

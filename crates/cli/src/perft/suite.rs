@@ -29,14 +29,15 @@ pub struct Row {
 
 /// Line numbers from byte offsets. (The csv crate's own line count misses
 /// blank and comment lines, and a record's start offset is where the reader
-/// began looking for it: before any blank or comment lines.)
-struct Lines<'a> {
+/// began looking for it: before any blank or comment lines.) Also used for
+/// part and checkpoint files.
+pub(super) struct Lines<'a> {
     data: &'a [u8],
     newlines: Vec<usize>,
 }
 
 impl<'a> Lines<'a> {
-    fn new(data: &'a [u8]) -> Lines<'a> {
+    pub(super) fn new(data: &'a [u8]) -> Lines<'a> {
         let newlines = data
             .iter()
             .enumerate()
@@ -47,7 +48,7 @@ impl<'a> Lines<'a> {
     }
 
     /// The 1-based line of the first record at or after byte `offset`.
-    fn line(&self, offset: u64) -> u64 {
+    pub(super) fn line(&self, offset: u64) -> u64 {
         let mut at = usize::try_from(offset).unwrap_or(usize::MAX);
         let line_start = |i: usize| i == 0 || self.data.get(i - 1) == Some(&b'\n');
         while let Some(&b) = self.data.get(at) {

@@ -1,0 +1,415 @@
+//! The files of split runs: shard parts (`varia perft --shard I/N`, read by
+//! `varia perft-merge`) and checkpoints (`--checkpoint FILE`).
+//!
+//! Both are CSV with a block of `# key: value` lines on top that says which
+//! run they belong to ([`RunMeta`]); CSV readers skip them as comments
+//! (`csv` with `comment(b'#')`, pandas with `comment='#'`). A part:
+//!
+//! ```text
+//! # varia perft part v1
+//! # variant: chess
+//! # fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+//! # depth: 6
+//! # split_depth: 2
+//! # stats: no
+//! # shard: 1/4
+//! # subtrees: 400
+//! index,path,nodes,seconds
+//! 0,a2a3 a7a5,20,0.000012
+//! 4,a2a3 b7b5,22,0.000011
+//! ```
+//!
+//! One row per subtree of the shard ([`super::subtrees`]): its number in the
+//! sorted list, its move path, its counts at `depth` and its wall time. With
+//! `stats: yes` the count columns are the eleven of `--stats` (empty where
+//! the game has no such column). A checkpoint has the same header (first
+//! line `# varia perft checkpoint v1`, `shard: all` when not sharded) and
+//! rows `depth,index,path,<counts>,seconds`, one per finished subtree and
+//! depth.
+
+use super::subtrees::ShardSpec;
+use anyhow::{anyhow, bail, Context as _};
+use movegen::{PerftStats, StatColumns, VariantKind, STAT_NAMES};
+use std::io::Write;
+use std::path::Path;
+
+/// First line of a part file.
+pub const PART_TAG: &str = "# varia perft part v1";
+/// First line of a checkpoint file.
+pub const CHECKPOINT_TAG: &str = "# varia perft checkpoint v1";
+
+/// Which run a part or checkpoint belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunMeta {
+    pub variant: VariantKind,
+    /// The position's FEN as varia writes it.
+    pub fen: String,
+    /// The perft depth asked for.
+    pub depth: u32,
+    /// The split depth K.
+    pub split_depth: u32,
+    /// Detailed stats or node counts.
+    pub stats: bool,
+    /// The shard, or `None` for all subtrees.
+    pub shard: Option<ShardSpec>,
+    /// Number of subtrees in the whole split (all shards).
+    pub subtrees: usize,
+}
+
+impl RunMeta {
+    /// The `# key: value` lines, starting with `tag`.
+    pub fn header(&self, tag: &str) -> String {
+        format!(
+            "{tag}\n# variant: {}\n# fen: {}\n# depth: {}\n# split_depth: {}\n# stats: {}\n# shard: {}\n# subtrees: {}\n",
+            self.variant,
+            self.fen,
+            self.depth,
+            self.split_depth,
+            if self.stats { "yes" } else { "no" },
+            self.shard.map_or_else(|| "all".to_string(), |s| s.to_string()),
+            self.subtrees
+        )
+    }
+
+    /// Fields as `(name, text)`, for comparing two runs.
+    fn fields(&self) -> [(&'static str, String); 7] {
+        [
+            ("variant", self.variant.to_string()),
+            ("fen", self.fen.clone()),
+            ("depth", self.depth.to_string()),
+            ("split_depth", self.split_depth.to_string()),
+            ("stats", if self.stats { "yes" } else { "no" }.to_string()),
+            (
+                "shard",
+                self.shard
+                    .map_or_else(|| "all".to_string(), |s| s.to_string()),
+            ),
+            ("subtrees", self.subtrees.to_string()),
+        ]
+    }
+
+    /// The first field (other than those in `ignore`) where `self` and
+    /// `other` differ: `(name, self's value, other's value)`.
+    pub fn difference(
+        &self,
+        other: &RunMeta,
+        ignore: &[&str],
+    ) -> Option<(&'static str, String, String)> {
+        self.fields()
+            .into_iter()
+            .zip(other.fields())
+            .find(|((name, a), (_, b))| a != b && !ignore.contains(name))
+            .map(|((name, a), (_, b))| (name, a, b))
+    }
+
+    /// Parses the header block of `text` (a file that must start with `tag`).
+    /// `what` names the file in errors.
+    pub fn parse(text: &str, tag: &str, what: &str) -> anyhow::Result<RunMeta> {
+        let mut lines = text.lines();
+        let first = lines.next().unwrap_or("");
+        if first.trim_end() != tag {
+            bail!(
+                "{what} is not a {} (its first line should be \"{tag}\")",
+                &tag[2..tag.len() - 3]
+            );
+        }
+        let mut get = std::collections::HashMap::new();
+        for line in lines.take_while(|l| l.starts_with('#')) {
+            if let Some((k, v)) = line[1..].split_once(':') {
+                get.insert(k.trim().to_string(), v.trim().to_string());
+            }
+        }
+        let field = |name: &str| {
+            get.get(name)
+                .map(String::as_str)
+                .ok_or_else(|| anyhow!("{what}: header has no \"# {name}:\" line"))
+        };
+        let number = |name: &str| -> anyhow::Result<u64> {
+            let v = field(name)?;
+            v.parse()
+                .map_err(|_| anyhow!("{what}: invalid {name} \"{v}\" in the header"))
+        };
+        let variant: VariantKind = field("variant")?
+            .parse()
+            .map_err(|e| anyhow!("{what}: {e}"))?;
+        let stats = match field("stats")? {
+            "yes" => true,
+            "no" => false,
+            v => bail!("{what}: invalid stats \"{v}\" in the header (yes or no)"),
+        };
+        let shard = match field("shard")? {
+            "all" => None,
+            v => Some(
+                v.parse::<ShardSpec>()
+                    .map_err(|e| anyhow!("{what}: header: {e}"))?,
+            ),
+        };
+        Ok(RunMeta {
+            variant,
+            fen: field("fen")?.to_string(),
+            depth: u32::try_from(number("depth")?)?,
+            split_depth: u32::try_from(number("split_depth")?)?,
+            stats,
+            shard,
+            subtrees: usize::try_from(number("subtrees")?)?,
+        })
+    }
+}
+
+/// The count columns of a file: `nodes`, or the eleven stats columns.
+pub fn count_columns(stats: bool) -> &'static [&'static str] {
+    if stats {
+        &STAT_NAMES
+    } else {
+        &STAT_NAMES[..1]
+    }
+}
+
+/// The count fields of one row (empty where the game has no such column).
+pub fn count_fields(stats: bool, columns: StatColumns, counts: &PerftStats) -> Vec<String> {
+    if stats {
+        super::report::stats_fields(columns, counts)
+    } else {
+        vec![counts.nodes.to_string()]
+    }
+}
+
+/// Reads count fields back (an empty field is 0).
+pub fn parse_counts(fields: &[&str]) -> Result<PerftStats, String> {
+    let mut v = [0u64; 11];
+    for (slot, text) in v.iter_mut().zip(fields) {
+        let t = text.trim();
+        if !t.is_empty() {
+            *slot = t.parse().map_err(|_| format!("invalid count \"{t}\""))?;
+        }
+    }
+    Ok(PerftStats {
+        nodes: v[0],
+        captures: v[1],
+        en_passant: v[2],
+        castles: v[3],
+        promotions: v[4],
+        checks: v[5],
+        discovered_checks: v[6],
+        double_checks: v[7],
+        checkmates: v[8],
+        stalemates: v[9],
+        variant_wins: v[10],
+    })
+}
+
+/// One subtree row of a part.
+pub struct PartRow {
+    pub index: usize,
+    pub path: String,
+    pub counts: PerftStats,
+    pub seconds: f64,
+}
+
+/// Writes a whole part file: header, column names, rows.
+pub fn write_part(
+    out: &mut dyn Write,
+    meta: &RunMeta,
+    columns: StatColumns,
+    rows: &[PartRow],
+) -> anyhow::Result<()> {
+    out.write_all(meta.header(PART_TAG).as_bytes())?;
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(out);
+    let mut head = vec!["index", "path"];
+    head.extend(count_columns(meta.stats));
+    head.push("seconds");
+    w.write_record(&head)?;
+    for r in rows {
+        let mut rec = vec![r.index.to_string(), r.path.clone()];
+        rec.extend(count_fields(meta.stats, columns, &r.counts));
+        rec.push(format!("{:.6}", r.seconds));
+        w.write_record(&rec)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// A part file read back: its header and rows, each with its line number.
+pub struct Part {
+    pub meta: RunMeta,
+    pub rows: Vec<(u64, PartRow)>,
+}
+
+/// Reads a part file; any problem is an error naming the file (and line).
+pub fn read_part(path: &Path) -> anyhow::Result<Part> {
+    let file = path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read part file {file}"))?;
+    let meta = RunMeta::parse(&text, PART_TAG, &format!("part file {file}"))?;
+    if meta.shard.is_none() {
+        bail!("part file {file}: header has \"shard: all\" (expected I/N)");
+    }
+    let rows = read_rows(&text, &file, &["index", "path"], meta.stats)?
+        .into_iter()
+        .map(|(line, fields, counts, seconds)| {
+            let index = fields[0]
+                .trim()
+                .parse()
+                .map_err(|_| anyhow!("{file}: line {line}: invalid index \"{}\"", fields[0]))?;
+            Ok((
+                line,
+                PartRow {
+                    index,
+                    path: normalize_path(&fields[1]),
+                    counts,
+                    seconds,
+                },
+            ))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(Part { meta, rows })
+}
+
+/// A move path with single spaces.
+pub fn normalize_path(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// One data row: line number, the leading fields (named in `lead`), counts
+/// and seconds.
+pub type RawRow = (u64, Vec<String>, PerftStats, f64);
+
+/// Reads the CSV rows after the header block: column names must be `lead`,
+/// then the count columns, then `seconds`.
+pub fn read_rows(
+    text: &str,
+    file: &str,
+    lead: &[&str],
+    stats: bool,
+) -> anyhow::Result<Vec<RawRow>> {
+    let mut expected: Vec<&str> = lead.to_vec();
+    expected.extend(count_columns(stats));
+    expected.push("seconds");
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
+    let header = reader
+        .headers()
+        .map_err(|e| anyhow!("{file}: {e}"))?
+        .clone();
+    let got: Vec<&str> = header.iter().map(str::trim).collect();
+    if got != expected {
+        bail!(
+            "{file}: columns are \"{}\", expected \"{}\"",
+            got.join(","),
+            expected.join(",")
+        );
+    }
+    let lines = super::suite::Lines::new(text.as_bytes());
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| match e.position() {
+            Some(p) => anyhow!("{file}: line {}: {e}", lines.line(p.byte())),
+            None => anyhow!("{file}: {e}"),
+        })?;
+        let line = record.position().map_or(0, |p| lines.line(p.byte()));
+        let fields: Vec<&str> = record.iter().collect();
+        let n = lead.len();
+        let counts = parse_counts(&fields[n..fields.len() - 1])
+            .map_err(|e| anyhow!("{file}: line {line}: {e}"))?;
+        let seconds_text = fields[fields.len() - 1].trim();
+        let seconds: f64 = seconds_text
+            .parse()
+            .ok()
+            .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+            .ok_or_else(|| anyhow!("{file}: line {line}: invalid seconds \"{seconds_text}\""))?;
+        rows.push((
+            line,
+            fields[..n].iter().map(|s| s.to_string()).collect(),
+            counts,
+            seconds,
+        ));
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use movegen::variants::Chess;
+
+    fn meta(stats: bool) -> RunMeta {
+        RunMeta {
+            variant: VariantKind::Chess,
+            fen: VariantKind::Chess.start_fen().to_string(),
+            depth: 4,
+            split_depth: 2,
+            stats,
+            shard: Some(ShardSpec { index: 2, count: 3 }),
+            subtrees: 400,
+        }
+    }
+
+    #[test]
+    fn part_round_trip() {
+        for stats in [false, true] {
+            let rows = vec![
+                PartRow {
+                    index: 1,
+                    path: "a2a3 a7a6".to_string(),
+                    counts: PerftStats {
+                        nodes: 380,
+                        captures: if stats { 2 } else { 0 },
+                        ..PerftStats::default()
+                    },
+                    seconds: 0.25,
+                },
+                PartRow {
+                    index: 4,
+                    path: "a2a3 b7b5".to_string(),
+                    counts: PerftStats {
+                        nodes: 420,
+                        ..PerftStats::default()
+                    },
+                    seconds: 0.5,
+                },
+            ];
+            let mut buf = Vec::new();
+            write_part(&mut buf, &meta(stats), StatColumns::of::<Chess>(), &rows).unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("p.csv");
+            std::fs::write(&path, &buf).unwrap();
+            let part = read_part(&path).unwrap();
+            assert_eq!(part.meta, meta(stats));
+            assert_eq!(part.rows.len(), 2);
+            assert_eq!(part.rows[1].0, 11, "line numbers count the header block");
+            for ((_, got), want) in part.rows.iter().zip(&rows) {
+                assert_eq!(got.index, want.index);
+                assert_eq!(got.path, want.path);
+                assert_eq!(got.counts, want.counts);
+                assert_eq!(got.seconds, want.seconds);
+            }
+        }
+    }
+
+    #[test]
+    fn header_differences_and_errors() {
+        let a = meta(false);
+        let mut b = a.clone();
+        b.depth = 5;
+        assert_eq!(
+            a.difference(&b, &[]),
+            Some(("depth", "4".to_string(), "5".to_string()))
+        );
+        b = a.clone();
+        b.shard = Some(ShardSpec { index: 1, count: 3 });
+        assert_eq!(a.difference(&b, &["shard"]), None);
+        let text = a.header(PART_TAG);
+        assert_eq!(RunMeta::parse(&text, PART_TAG, "x").unwrap(), a);
+        let e = RunMeta::parse(&text, CHECKPOINT_TAG, "x").unwrap_err();
+        assert!(
+            e.to_string().contains("not a varia perft checkpoint"),
+            "{e}"
+        );
+        let e = RunMeta::parse(&text.replace("# depth: 4\n", ""), PART_TAG, "x").unwrap_err();
+        assert!(e.to_string().contains("\"# depth:\""), "{e}");
+    }
+}
