@@ -363,8 +363,9 @@ def render(results):
         "checkmate) are in `crates/movegen/src/stats.rs`. An empty stats cell in a",
         "full row means the column does not apply to the game (suicide has no",
         "check, chess no variant win); in a node-count-only row the stats were not",
-        "counted. `seconds` is the wall time on a shared, loaded machine; the",
-        "`2-core s` column of the generation log below is CPU time / 2.",
+        "counted. `seconds` is the wall time of the stats or plain run (on a",
+        "shared machine it includes waiting for the CPU); the `2-core s` column of",
+        "the generation log below is CPU time / 2.",
         "",
         "Checked (every listed check agreed exactly):",
         "",
@@ -407,8 +408,8 @@ def render(results):
         for row in rows:
             cells = [row["depth"]] + [fmt(row[c]) for c in STATS]
             cells.append(f"{float(row['seconds']):.2f}")
-            names = sorted(r["checks"].get(row["depth"], []), key=CHECK_ORDER.index)
-            cells.append(", ".join(names) or "-")
+            checked = sorted(r["checks"].get(row["depth"], []), key=CHECK_ORDER.index)
+            cells.append(", ".join(checked) or "-")
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     lines.append("## Generation log")
@@ -467,12 +468,13 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     state_path = OUT / "checks.json"
     results = json.loads(state_path.read_text()) if state_path.exists() else {}
-    results["_machine"] = {
-        "cpus": os.cpu_count(),
-        "system": f"{platform.system()} {platform.machine()}",
-        "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
-        "date": time.strftime("%Y-%m-%d"),
-    }
+    if not args.render_only:
+        results["_machine"] = {
+            "cpus": os.cpu_count(),
+            "system": f"{platform.system()} {platform.machine()}",
+            "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+            "date": time.strftime("%Y-%m-%d"),
+        }
     for variant in args.variants.split(","):
         meta = results.get(variant, {}).get("meta", {})
         if not args.skip_generate and not args.render_only:
