@@ -135,6 +135,24 @@ fn order_value(role: Role) -> i32 {
     }
 }
 
+/// Ordering score of a capture (most valuable victim, then least valuable
+/// attacker, above 2^24) or a promotion (by the piece, above 2^23); `None`
+/// for a quiet move. Shared by the search and the tuner's quiescence walk.
+pub fn tactical_order<V: Variant>(pos: &Position<V>, m: Move) -> Option<i32> {
+    if pos.is_capture(m) {
+        let b = pos.board();
+        let victim = if m.is_en_passant() {
+            Role::Pawn
+        } else {
+            b.role_at(m.to()).unwrap_or(Role::Pawn)
+        };
+        let attacker = b.role_at(m.from()).unwrap_or(Role::Pawn);
+        Some((1 << 24) + order_value(victim) * 64 - order_value(attacker))
+    } else {
+        m.promotion().map(|r| (1 << 23) + order_value(r))
+    }
+}
+
 /// Late-move reduction in plies for `depth` and move number `n`.
 fn reduction(depth: i32, n: usize) -> i32 {
     let r = 0.75 + (depth as f64).ln() * (n as f64).ln() / 2.25;
@@ -257,23 +275,14 @@ impl<'a, V: Variant> Worker<'a, V> {
         tt_move: Option<Move>,
         ply: usize,
     ) -> Vec<(i32, Move)> {
-        let b = pos.board();
         let us = pos.turn();
         let mut scored: Vec<(i32, Move)> = moves
             .iter()
             .map(|&m| {
                 let s = if Some(m) == tt_move {
                     1 << 30
-                } else if pos.is_capture(m) {
-                    let victim = if m.is_en_passant() {
-                        Role::Pawn
-                    } else {
-                        b.role_at(m.to()).unwrap_or(Role::Pawn)
-                    };
-                    let attacker = b.role_at(m.from()).unwrap_or(Role::Pawn);
-                    (1 << 24) + order_value(victim) * 64 - order_value(attacker)
-                } else if let Some(r) = m.promotion() {
-                    (1 << 23) + order_value(r)
+                } else if let Some(s) = tactical_order(pos, m) {
+                    s
                 } else if self.killers[ply][0] == Some(m) {
                     1 << 22
                 } else if self.killers[ply][1] == Some(m) {

@@ -9,8 +9,8 @@
 //! weights: the tuner stores the leaf's features once and evaluates any
 //! weights with a dot product.
 
-use movegen::{Color, Move, Outcome, Position, Role, Variant};
-use search::alphabeta::{outcome_score, INF};
+use movegen::{Color, Move, Outcome, Position, Variant};
+use search::alphabeta::{outcome_score, tactical_order, INF};
 use search::eval::evaluate;
 use search::EvalParams;
 
@@ -44,17 +44,6 @@ pub struct Resolved<V: Variant> {
     pub nodes: u64,
 }
 
-fn order_value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 1,
-        Role::Knight | Role::Bishop => 3,
-        Role::Commoner => 4,
-        Role::Rook => 5,
-        Role::Queen => 9,
-        Role::King => 10,
-    }
-}
-
 struct Q<'a> {
     params: &'a EvalParams,
     nodes: u64,
@@ -62,25 +51,9 @@ struct Q<'a> {
 
 impl Q<'_> {
     fn order<V: Variant>(pos: &Position<V>, moves: &[Move]) -> Vec<Move> {
-        let b = pos.board();
         let mut scored: Vec<(i32, Move)> = moves
             .iter()
-            .map(|&m| {
-                let s = if pos.is_capture(m) {
-                    let victim = if m.is_en_passant() {
-                        Role::Pawn
-                    } else {
-                        b.role_at(m.to()).unwrap_or(Role::Pawn)
-                    };
-                    let attacker = b.role_at(m.from()).unwrap_or(Role::Pawn);
-                    (1 << 24) + order_value(victim) * 64 - order_value(attacker)
-                } else if let Some(r) = m.promotion() {
-                    (1 << 23) + order_value(r)
-                } else {
-                    0
-                };
-                (s, m)
-            })
+            .map(|&m| (tactical_order(pos, m).unwrap_or(0), m))
             .collect();
         // Stable, so equal scores keep generation order (deterministic leaves).
         scored.sort_by_key(|s| std::cmp::Reverse(s.0));
