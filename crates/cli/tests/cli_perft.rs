@@ -2,17 +2,13 @@
 
 use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+use common::*;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-fn varia(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_varia"))
-        .args(args)
-        .output()
-        .expect("run varia")
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
@@ -34,20 +30,6 @@ fn temp_csv(text: &str) -> tempfile::NamedTempFile {
     f.write_all(text.as_bytes()).expect("write temp file");
     f.flush().expect("flush temp file");
     f
-}
-
-/// Exit code 2 and exactly one line on stderr, `error: ...` containing
-/// every one of `needles`; nothing on stdout.
-fn assert_one_line_error(o: &Output, needles: &[&str]) {
-    let err = stderr(o);
-    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
-    assert!(o.stdout.is_empty(), "stdout: {}", stdout(o));
-    assert_eq!(err.lines().count(), 1, "one line expected: {err:?}");
-    assert!(err.starts_with("error: "), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    for n in needles {
-        assert!(err.contains(n), "{err:?} should mention {n:?}");
-    }
 }
 
 /// The move lines of a table divide: `(uci, count)` up to the blank line,

@@ -4,34 +4,13 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+use common::*;
+
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-fn varia(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_varia"))
-        .args(args)
-        .output()
-        .expect("run varia")
-}
-
-fn ok_stdout(o: &Output) -> String {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "exit {:?}: {err}", o.status.code());
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn assert_one_line_error(o: &Output, needles: &[&str]) {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
-    assert!(o.stdout.is_empty());
-    assert_eq!(err.lines().count(), 1, "one line expected: {err:?}");
-    assert!(err.starts_with("error: "), "{err}");
-    for n in needles {
-        assert!(err.contains(n), "{err:?} should mention {n:?}");
-    }
-}
 
 /// CSV output rows up to the counts (time columns dropped).
 fn counts_of(out: &str, fields: usize) -> Vec<String> {

@@ -7,6 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::*;
+
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 /// After 1.f3 e5 2.g4: 2...Qh4# ends the game one ply in.
 const FOOLS: &str = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2";
@@ -14,31 +17,6 @@ const FOOLS: &str = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0
 const ATOMIC_BLAST: &str = "4k3/4q3/8/8/8/8/4Q3/4K3 w - - 0 1";
 /// Losers: capturing the last black piece but the king ends the game.
 const LOSERS_BARE: &str = "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1";
-
-fn varia(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_varia"))
-        .args(args)
-        .output()
-        .expect("run varia")
-}
-
-fn ok_stdout(o: &Output) -> String {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "exit {:?}: {err}", o.status.code());
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn assert_one_line_error(o: &Output, needles: &[&str]) {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
-    assert!(o.stdout.is_empty());
-    assert_eq!(err.lines().count(), 1, "one line expected: {err:?}");
-    assert!(err.starts_with("error: "), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    for n in needles {
-        assert!(err.contains(n), "{err:?} should mention {n:?}");
-    }
-}
 
 /// The counts of a `--format csv` output (header kept, time columns
 /// dropped), keyed by depth.

@@ -3,7 +3,9 @@
 //! no such thing, hashed runs equal unhashed ones, bad sizes are rejected.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
+mod common;
+use common::*;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -17,31 +19,6 @@ const VARIANTS: [&str; 6] = [
     "losers",
     "knightmate",
 ];
-
-fn varia(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_varia"))
-        .args(args)
-        .output()
-        .expect("run varia")
-}
-
-fn ok_stdout(o: &Output) -> String {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "exit {:?}: {err}", o.status.code());
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-/// Exit code 2, one `error: ...` line on stderr containing every needle.
-fn assert_one_line_error(o: &Output, needles: &[&str]) {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
-    assert!(o.stdout.is_empty());
-    assert_eq!(err.lines().count(), 1, "one line expected: {err:?}");
-    assert!(err.starts_with("error: "), "{err}");
-    for n in needles {
-        assert!(err.contains(n), "{err:?} should mention {n:?}");
-    }
-}
 
 /// CSV rows without the trailing `seconds` field (and header checked).
 fn csv_rows_without_seconds(out: &str) -> Vec<String> {
