@@ -32,7 +32,7 @@ fn check<V: Variant>(text: &str) {
         assert_eq!(pos.parse_uci(&m.uci()), Ok(m));
         let san = pos.san(m);
         assert_eq!(pos.parse_san(&san), Ok(m), "{fen} {san}");
-        let next = pos.play(m);
+        let next = pos.play_unchecked(m);
         assert_eq!(next.key(), next.compute_key(), "{fen} {m}");
         let _ = next.count_legal();
         let _ = next.outcome();

@@ -69,7 +69,7 @@ fn check_line<V: Variant>(text: &str) -> Result<Opening, String> {
                 let mut moves = Vec::new();
                 for m in moves_part.unwrap_or("").split_whitespace() {
                     let mv = pos.parse_uci(m).map_err(|e| e.to_string())?;
-                    pos = pos.play(mv);
+                    pos = pos.play_unchecked(mv);
                     moves.push(mv.uci());
                 }
                 if pos.outcome().is_some() {

@@ -69,7 +69,7 @@ pub fn write_game(
                 match pos.parse_uci(m) {
                     Ok(mv) => {
                         out.push((pos.turn(), pos.fullmove_number(), pos.san(mv)));
-                        pos = pos.play(mv);
+                        pos = pos.play_unchecked(mv);
                     }
                     Err(_) => break,
                 }
@@ -223,7 +223,7 @@ mod tests {
                     }
                     let m = legal[(i * 5 + 3) % legal.len()];
                     out.push(m.uci());
-                    pos = pos.play(m);
+                    pos = pos.play_unchecked(m);
                 }
                 out
             });

@@ -60,7 +60,7 @@ impl<V: Variant> Game<V> {
 
     /// Plays a move known to be legal.
     pub fn play_unchecked(&mut self, m: Move) {
-        self.position = self.position.play(m);
+        self.position = self.position.play_unchecked(m);
         self.moves.push(m);
         self.keys.push(self.position.key());
     }

@@ -60,7 +60,7 @@ impl<V: Variant> Position<V> {
     /// SAN of a legal move, with `+` for check and `#` for checkmate.
     pub fn san(&self, m: Move) -> String {
         let mut s = self.san_without_suffix(m);
-        let after = self.play(m);
+        let after = self.play_unchecked(m);
         match after.outcome() {
             Some(o) if o.reason() == EndReason::Checkmate => s.push('#'),
             _ if after.is_check() => s.push('+'),

@@ -37,6 +37,6 @@ pub fn divide<V: Variant>(pos: &Position<V>, depth: u32) -> Vec<(Move, u64)> {
     }
     pos.legal_moves()
         .iter()
-        .map(|&m| (m, perft(&pos.play(m), depth - 1)))
+        .map(|&m| (m, perft(&pos.play_unchecked(m), depth - 1)))
         .collect()
 }

@@ -103,7 +103,7 @@ pub fn perft_hashed<V: Variant>(pos: &Position<V>, depth: u32, table: &PerftTabl
     }
     let mut nodes = 0;
     let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m| {
-        nodes += perft_hashed(&pos.play(m), depth - 1, table);
+        nodes += perft_hashed(&pos.play_unchecked(m), depth - 1, table);
     });
     generate(pos, &mut sink);
     table.store(pos.key(), depth, nodes);

@@ -311,7 +311,10 @@ fn pick<'a, V: Variant>(
             pos_moves[i].theirs.role() == shakmaty::Role::Pawn
         }),
         Style::Finishing => {
-            let after: Vec<Position<V>> = pos_moves.iter().map(|b| pos.play(b.ours)).collect();
+            let after: Vec<Position<V>> = pos_moves
+                .iter()
+                .map(|b| pos.play_unchecked(b.ours))
+                .collect();
             prefer(rng, 0.9, &|i| after[i].outcome().is_some())
                 .or_else(|| prefer(rng, 0.5, &|i| after[i].is_check()))
                 .or_else(|| prefer(rng, 0.5, &|i| pos_moves[i].theirs.is_capture()))
@@ -384,7 +387,7 @@ fn run_chunk<V: Variant, P: shakmaty::Position + FromSetup + Clone>(
             stats.castles += m.theirs.is_castle() as u64;
             stats.en_passant += m.theirs.is_en_passant() as u64;
             stats.promotions += m.theirs.is_promotion() as u64;
-            ours = ours.play(m.ours);
+            ours = ours.play_unchecked(m.ours);
             theirs.play_unchecked(m.theirs);
             path.push(m.uci.clone());
         }

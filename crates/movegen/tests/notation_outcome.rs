@@ -52,7 +52,7 @@ fn playouts<V: Variant>(seed: u64, games: usize, plies: usize, mut f: impl FnMut
             } else {
                 moves[rng.gen_range(0..moves.len())]
             };
-            pos = pos.play(m);
+            pos = pos.play_unchecked(m);
         }
     }
 }
@@ -77,7 +77,7 @@ fn uci_and_san_round_trip<V: Variant>() {
                 pos.fen()
             );
             // The suffix says what the move does.
-            let after = pos.play(m);
+            let after = pos.play_unchecked(m);
             let mate = after
                 .outcome()
                 .is_some_and(|o| o.reason() == EndReason::Checkmate);
@@ -312,7 +312,7 @@ fn outcome_after<V: Variant>(fen: &str, moves: &[&str]) -> Option<Outcome> {
     for m in moves {
         let mv = p.parse_uci(m).unwrap_or_else(|e| panic!("{fen}: {m}: {e}"));
         assert_eq!(p.outcome(), None, "{fen}: over before {m}");
-        p = p.play(mv);
+        p = p.play_unchecked(mv);
     }
     p.outcome()
 }
@@ -376,7 +376,7 @@ fn outcomes_threecheck() {
     assert_eq!(outcome::<ThreeCheck>(STALEMATE), draw(EndReason::Stalemate));
     // The counters count down and appear in the FEN.
     let before = pos::<ThreeCheck>("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
-    let p = before.play(before.parse_uci("a1a8").unwrap());
+    let p = before.play_unchecked(before.parse_uci("a1a8").unwrap());
     assert_eq!(p.checks_remaining(White), 2);
     assert_eq!(p.checks_remaining(Black), 3);
     assert_eq!(p.fen(), "R3k3/8/8/8/8/8/8/4K3 b - - 2+3 1 1");

@@ -214,7 +214,7 @@ fn check_parsed<V: Variant>(input: &str, pos: &Position<V>) {
         return;
     }
     for &m in moves.iter() {
-        let next = pos.play(m);
+        let next = pos.play_unchecked(m);
         assert_eq!(next.key(), next.compute_key(), "{input:?} {m}");
         let _ = next.fen();
         let _ = next.has_legal_move();
@@ -333,7 +333,7 @@ fn move_inputs<V: Variant>(rng: &mut StdRng, n: usize) -> (usize, usize) {
                         "{name}({text:?}) gave illegal {found} in {}",
                         pos.fen()
                     );
-                    let next = no_panic("play", &text, || pos.play(found));
+                    let next = no_panic("play", &text, || pos.play_unchecked(found));
                     assert_eq!(next.key(), next.compute_key());
                 }
                 Err(e) => {
@@ -376,7 +376,7 @@ fn huge_clocks() {
                 let fen = if kind == VariantKind::Knightmate { fen.replace('R', "M") } else { fen.to_string() };
                 if let Ok(pos) = Position::<V>::from_fen(&fen) {
                     for &m in pos.legal_moves().iter() {
-                        let next = no_panic("play", &fen, || pos.play(m));
+                        let next = no_panic("play", &fen, || pos.play_unchecked(m));
                         assert!(Position::<V>::from_fen(&next.fen()).is_ok(), "{fen} {m}");
                     }
                 }

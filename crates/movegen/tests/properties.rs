@@ -764,7 +764,7 @@ fn playout<V: Variant>(
             moves[rng.gen_range(0..moves.len())]
         };
         path.push(m.uci());
-        pos = pos.play(m);
+        pos = pos.play_unchecked(m);
     }
     Ok(())
 }

@@ -396,7 +396,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         let mut best_move = None;
         let us = pos.turn();
         for (i, &(_, m)) in ordered.iter().enumerate() {
-            let child = pos.play(m);
+            let child = pos.play_unchecked(m);
             let quiet = !pos.is_capture(m) && m.promotion().is_none();
             let gives_check = child.is_check();
             let new_depth = depth - 1;
@@ -527,7 +527,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 // A check is worth a lot here: try quiet checks too.
                 moves = pos.legal_moves();
                 moves.retain(|m| {
-                    pos.is_capture(m) || m.promotion().is_some() || pos.play(m).is_check()
+                    pos.is_capture(m) || m.promotion().is_some() || pos.play_unchecked(m).is_check()
                 });
             } else {
                 moves = pos.legal_captures();
@@ -538,7 +538,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
         let ordered = self.order_moves(pos, &moves, None, ply);
         for &(_, m) in &ordered {
-            let child = pos.play(m);
+            let child = pos.play_unchecked(m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
                 return 0;

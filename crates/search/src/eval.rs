@@ -564,7 +564,7 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            pos = pos.play(moves[(i * 7) % moves.len()]);
+            pos = pos.play_unchecked(moves[(i * 7) % moves.len()]);
             let f = features(&pos);
             let dot: i32 = f.iter().zip(&p.weights).map(|(a, b)| a * b).sum();
             let white = if pos.turn().is_white() { 1 } else { -1 };

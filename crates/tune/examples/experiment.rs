@@ -204,7 +204,7 @@ fn synthetic_text<V: movegen::Variant>(n: usize) -> String {
                     pos = movegen::Position::<V>::startpos();
                     continue;
                 }
-                pos = pos.play(moves[rng.below(moves.len())]);
+                pos = pos.play_unchecked(moves[rng.below(moves.len())]);
                 if pos.fullmove_number() > 4
                     && rng.below(3) == 0
                     && pos.outcome().is_none()

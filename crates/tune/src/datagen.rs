@@ -403,7 +403,7 @@ fn game_positions<V: Variant>(
         let mv = pos
             .parse_uci(m)
             .map_err(|e| format!("opening move {m}: {e}"))?;
-        pos = pos.play(mv);
+        pos = pos.play_unchecked(mv);
     }
     let mut fens = Vec::new();
     for (i, m) in moves.iter().enumerate() {
@@ -411,7 +411,7 @@ fn game_positions<V: Variant>(
         if i >= skip && is_quiet(&pos, mv) {
             fens.push(pos.fen());
         }
-        pos = pos.play(mv);
+        pos = pos.play_unchecked(mv);
     }
     Ok(GamePositions { id, fens, result })
 }

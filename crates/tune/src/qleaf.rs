@@ -116,7 +116,7 @@ impl Q<'_> {
             if V::CHECK_COUNTING && qply == 0 {
                 moves = pos.legal_moves();
                 moves.retain(|m| {
-                    pos.is_capture(m) || m.promotion().is_some() || pos.play(m).is_check()
+                    pos.is_capture(m) || m.promotion().is_some() || pos.play_unchecked(m).is_check()
                 });
             } else {
                 moves = pos.legal_captures();
@@ -127,7 +127,7 @@ impl Q<'_> {
             }
         }
         for m in Self::order(pos, &moves) {
-            let child = pos.play(m);
+            let child = pos.play_unchecked(m);
             let (s, leaf) = self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             let s = -s;
             if s > best {

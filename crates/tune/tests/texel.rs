@@ -26,7 +26,7 @@ fn playout_positions<V: Variant>(n: usize, seed: u64) -> Vec<Position<V>> {
             if moves.is_empty() {
                 break;
             }
-            pos = pos.play(moves[rng.below(moves.len())]);
+            pos = pos.play_unchecked(moves[rng.below(moves.len())]);
             if ply >= 8
                 && rng.below(4) == 0
                 && pos.outcome().is_none()

@@ -77,7 +77,7 @@ fn split<V: Variant>(
         .enumerate()
         .map(|(root, &m)| Task {
             root,
-            pos: pos.play(m),
+            pos: pos.play_unchecked(m),
             depth: depth - 1,
         })
         .collect();
@@ -93,7 +93,7 @@ fn split<V: Variant>(
             for &m in t.pos.legal_moves().iter() {
                 next.push(Task {
                     root: t.root,
-                    pos: t.pos.play(m),
+                    pos: t.pos.play_unchecked(m),
                     depth: t.depth - 1,
                 });
             }

@@ -84,7 +84,7 @@ fn walk<V: Variant>(pos: &Position<V>, left: u32, path: &mut Vec<Move>, out: &mu
     }
     for (_, m) in moves {
         path.push(m);
-        walk(&pos.play(m), left - 1, path, out);
+        walk(&pos.play_unchecked(m), left - 1, path, out);
         path.pop();
     }
 }
@@ -204,7 +204,7 @@ fn nested<V: Variant>(
     moves[..]
         .par_iter()
         .with_max_len(1)
-        .map(|&m| nested(&pos.play(m), depth - 1, counter, plies - 1))
+        .map(|&m| nested(&pos.play_unchecked(m), depth - 1, counter, plies - 1))
         .reduce(PerftStats::default, |mut a, b| {
             a += b;
             a

@@ -255,7 +255,7 @@ pub fn san_line<V: Variant>(pos: &Position<V>, pv: &[Move]) -> String {
             out.push_str(&format!("{}... ", pos.fullmove_number()));
         }
         out.push_str(&pos.san(m));
-        pos = pos.play(m);
+        pos = pos.play_unchecked(m);
     }
     out
 }
@@ -531,7 +531,7 @@ mod tests {
     fn san_lines_number_moves() {
         let pos = Position::<movegen::variants::Chess>::startpos();
         let e4 = pos.parse_uci("e2e4").unwrap();
-        let after = pos.play(e4);
+        let after = pos.play_unchecked(e4);
         let e5 = after.parse_uci("e7e5").unwrap();
         assert_eq!(san_line(&pos, &[e4, e5]), "1. e4 e5");
         assert_eq!(san_line(&after, &[e5]), "1... e5");
