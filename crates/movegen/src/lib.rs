@@ -34,6 +34,7 @@ pub mod slow_attacks;
 mod stats;
 mod types;
 mod variant;
+mod variant_game;
 pub mod variants;
 pub mod zobrist;
 
@@ -50,3 +51,4 @@ pub use position::{castle, Position};
 pub use stats::{leaf_stats, perft_stats, PerftStats, StatColumns, STAT_NAMES};
 pub use types::{Color, Piece, Role, Square};
 pub use variant::{UnknownVariant, Variant, VariantKind};
+pub use variant_game::{GameSetupError, VariantGame};

@@ -8,7 +8,7 @@
 use crate::moves::{Move, MoveKind};
 use crate::outcome::EndReason;
 use crate::position::Position;
-use crate::types::{Role, Square};
+use crate::types::{Color, Role, Square};
 use crate::variant::Variant;
 
 /// Why a move text was rejected.
@@ -55,6 +55,30 @@ impl<V: Variant> Position<V> {
     /// UCI text of a move (the same in every variant).
     pub fn uci(&self, m: Move) -> String {
         m.uci()
+    }
+
+    /// The moves of `pv` in SAN with move numbers, from this position
+    /// (`12. Nf3 Nc6`, or `12... Nc6` when Black moves first); stops at the
+    /// first move that is not legal.
+    pub fn san_line(&self, pv: &[Move]) -> String {
+        let mut out = String::new();
+        let mut pos = *self;
+        for (i, &m) in pv.iter().enumerate() {
+            if !pos.is_legal(m) {
+                break;
+            }
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            if pos.turn() == Color::White {
+                out.push_str(&format!("{}. ", pos.fullmove_number()));
+            } else if i == 0 {
+                out.push_str(&format!("{}... ", pos.fullmove_number()));
+            }
+            out.push_str(&pos.san(m));
+            pos = pos.play_unchecked(m);
+        }
+        out
     }
 
     /// SAN of a legal move, with `+` for check and `#` for checkmate.
