@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Test a change to playing strength: the engine of the work tree ("new")
+# against the engine of a base commit ("base"), both driven over UCI
+# (`varia uci`) by `varia match --sprt`, one SPRT per variant, and one row
+# per test appended to data/sprt/log.csv.
+#
+#   scripts/sprt.sh [-b BASE] [-v VARIANTS] [-c "what changed"] [-n]
+#
+#   -b BASE      base commit (default HEAD: the work tree's uncommitted change
+#                against its last commit; give HEAD~1 after committing)
+#   -v VARIANTS  comma-separated games (default suicide); `all` = the six
+#   -c TEXT      the change, for the log (default: the subject of HEAD)
+#   -n           non-regression bounds (elo0=-5 elo1=0) instead of a gain test
+#
+# Environment (defaults in brackets):
+#   LIMITS       per-move limits for both engines [tc=2+0.02]; fixed nodes
+#                (e.g. LIMITS=nodes=3000) where the change cannot alter speed
+#   HASH         Hash of each engine, MB [16]
+#   ELO0, ELO1   SPRT bounds [0, 5] (-n: [-5, 0])
+#   MAX_GAMES    stop without a decision after this many games [20000]
+#   CONCURRENCY  games at once [2]
+#   OUT          where the game CSVs go [data/sprt/games]
+#   LOG          the log [data/sprt/log.csv]
+#
+# The base engine is built once per commit into target/sprt/<commit>/ (its
+# own work tree and target directory, so the work tree's build is untouched)
+# and reused by later tests. The new engine is `cargo build --release` of the
+# work tree. Run it with nothing else on the machine: a match beside a build
+# or another match measures the machine, not the change. A killed test
+# resumes where it stopped when the same command is run again (the game CSV
+# is resumed with --resume).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+BASE=HEAD VARIANTS=suicide CHANGE="" NONREG=0
+while getopts "b:v:c:nh" opt; do
+    case $opt in
+        b) BASE=$OPTARG ;;
+        v) VARIANTS=$OPTARG ;;
+        c) CHANGE=$OPTARG ;;
+        n) NONREG=1 ;;
+        h) sed -n '2,33p' "$0"; exit 0 ;;
+        *) echo "sprt.sh: unknown option (see -h)" >&2; exit 2 ;;
+    esac
+done
+[ "$VARIANTS" = all ] && VARIANTS=chess,suicide,threecheck,atomic,losers,knightmate
+LIMITS=${LIMITS:-tc=2+0.02}
+HASH=${HASH:-16}
+if [ "$NONREG" = 1 ]; then ELO0=${ELO0:--5} ELO1=${ELO1:-0}; else ELO0=${ELO0:-0} ELO1=${ELO1:-5}; fi
+MAX_GAMES=${MAX_GAMES:-20000}
+CONCURRENCY=${CONCURRENCY:-2}
+OUT=${OUT:-data/sprt/games}
+LOG=${LOG:-data/sprt/log.csv}
+
+base_rev=$(git rev-parse --verify "$BASE^{commit}") || { echo "sprt.sh: unknown base commit $BASE" >&2; exit 2; }
+short=$(git rev-parse --short=10 "$base_rev")
+new_rev=$(git rev-parse --short=10 HEAD)
+git diff --quiet HEAD -- crates && dirty="" || dirty="+dirty"
+[ -n "$CHANGE" ] || CHANGE=$(git log -1 --format=%s HEAD)
+
+# The base engine, built once per commit.
+base_dir=$ROOT/target/sprt/$short
+base_bin=$base_dir/varia
+if [ ! -x "$base_bin" ]; then
+    echo "building base $short into $base_dir" >&2
+    rm -rf "$base_dir/src"
+    mkdir -p "$base_dir"
+    git worktree add --detach --force "$base_dir/src" "$base_rev" >/dev/null
+    cargo build --release -p varia --manifest-path "$base_dir/src/Cargo.toml" \
+        --target-dir "$base_dir/target" >&2
+    cp "$base_dir/target/release/varia" "$base_bin"
+    git worktree remove --force "$base_dir/src"
+fi
+echo "building new ($new_rev$dirty)" >&2
+cargo build --release -p varia >&2
+new_bin=$ROOT/target/sprt/new-varia
+cp target/release/varia "$new_bin"
+
+mkdir -p "$OUT" "$(dirname "$LOG")"
+if [ ! -s "$LOG" ]; then
+    echo "date,commit,base,change,variant,limits,games,wins,draws,losses,elo,elo_low,elo_high,llr,llr_low,llr_high,elo0,elo1,result" > "$LOG"
+fi
+
+IFS=, read -r -a variant_list <<< "$VARIANTS"
+for variant in "${variant_list[@]}"; do
+    stem="$OUT/$(date +%Y%m%d)-$new_rev$dirty-vs-$short-$variant"
+    resume=()
+    [ -s "$stem.csv" ] && resume=(--resume)
+    report=$("$new_bin" match --variant "$variant" \
+        --engine name=new "cmd=$new_bin" args=uci \
+        --engine name=base "cmd=$base_bin" args=uci \
+        --each "$LIMITS" "option.Hash=$HASH" \
+        --games "$MAX_GAMES" --concurrency "$CONCURRENCY" \
+        --sprt "elo0=$ELO0" "elo1=$ELO1" \
+        --out "$stem.csv" --summary "$stem.summary.csv" "${resume[@]}" | tee /dev/stderr)
+    # The summary CSV: variant,player,opponent,games,wins,draws,losses,score,elo,elo_low,elo_high,...
+    IFS=, read -r _ _ _ games wins draws losses _ elo elo_low elo_high _ < <(sed -n 2p "$stem.summary.csv")
+    sprt_line=$(grep '^SPRT' <<< "$report" | tail -1)
+    llr=$(sed -E 's/.*LLR (-?[0-9.]+).*/\1/' <<< "$sprt_line")
+    llr_low=$(sed -E 's/.*LLR -?[0-9.]+ \((-?[0-9.]+), .*/\1/' <<< "$sprt_line")
+    llr_high=$(sed -E 's/.*LLR -?[0-9.]+ \(-?[0-9.]+, (-?[0-9.]+)\).*/\1/' <<< "$sprt_line")
+    case $sprt_line in
+        *"H1 accepted"*) result=H1 ;;
+        *"H0 accepted"*) result=H0 ;;
+        *) result=undecided ;;
+    esac
+    change_csv=${CHANGE//\"/\"\"}
+    echo "$(date +%Y-%m-%d),$new_rev$dirty,$short,\"$change_csv\",$variant,\"$LIMITS hash=$HASH\",$games,$wins,$draws,$losses,$elo,$elo_low,$elo_high,$llr,$llr_low,$llr_high,$ELO0,$ELO1,$result" >> "$LOG"
+    echo "logged: $variant $result (LLR $llr, Elo $elo [$elo_low, $elo_high], $games games)" >&2
+done
