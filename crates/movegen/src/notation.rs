@@ -52,11 +52,6 @@ impl<V: Variant> Position<V> {
         found.ok_or_else(|| MoveError::Illegal(text.to_string()))
     }
 
-    /// UCI text of a move (the same in every variant).
-    pub fn uci(&self, m: Move) -> String {
-        m.uci()
-    }
-
     /// SAN of a legal move, with `+` for check and `#` for checkmate.
     pub fn san(&self, m: Move) -> String {
         let mut s = self.san_without_suffix(m);

@@ -31,8 +31,11 @@ pub trait Variant:
     const ATOMIC: bool = false;
     /// Giving a third check wins (threecheck); positions carry check counters.
     const CHECK_COUNTING: bool = false;
-    /// A side reduced to a bare king wins (losers).
-    const BARE_KING_WINS: bool = false;
+    /// The game can end by its own rule before any move is looked at, that is
+    /// [`Variant::end_by_rule`] can return `Some` (an exploded king, a bare
+    /// king, a third check, a side without pieces). No default: each game
+    /// states it, next to the rule.
+    const HAS_END_RULE: bool;
     /// Roles a pawn may promote to, in the order moves are generated.
     const PROMOTIONS: &'static [Role];
     /// Roles that may appear on the board.
@@ -173,7 +176,8 @@ impl fmt::Display for VariantKind {
 }
 
 /// Runs `$body` with the type alias `$V` bound to the zero-sized variant type
-/// of the runtime `$kind`. This is the one place runtime dispatch happens.
+/// of the runtime `$kind`: the bridge from a runtime game name to the code
+/// compiled for that game, used wherever a run-time choice meets generic code.
 ///
 /// ```
 /// use movegen::{dispatch, Position, VariantKind, Variant};
@@ -213,7 +217,7 @@ macro_rules! dispatch {
     };
 }
 
-/// Convenience: the side that wins when `loser` is the one that lost.
+/// The decisive outcome: `winner` wins by `reason`.
 pub(crate) fn win_for(winner: Color, reason: crate::outcome::EndReason) -> Outcome {
     Outcome::Decisive { winner, reason }
 }

@@ -28,6 +28,7 @@ pub struct Atomic;
 
 impl Variant for Atomic {
     const KIND: VariantKind = VariantKind::Atomic;
+    const HAS_END_RULE: bool = true;
     const ATOMIC: bool = true;
     const PROMOTIONS: &'static [Role] = FIDE_PROMOTIONS;
     const ROLES: &'static [Role] = FIDE_ROLES;

@@ -21,6 +21,7 @@ pub struct Knightmate;
 
 impl Variant for Knightmate {
     const KIND: VariantKind = VariantKind::Knightmate;
+    const HAS_END_RULE: bool = false;
     const ROYAL_KNIGHT: bool = true;
     const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Commoner];
     const ROLES: &'static [Role] = &[

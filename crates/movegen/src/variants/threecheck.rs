@@ -19,6 +19,7 @@ pub struct ThreeCheck;
 
 impl Variant for ThreeCheck {
     const KIND: VariantKind = VariantKind::ThreeCheck;
+    const HAS_END_RULE: bool = true;
     const CHECK_COUNTING: bool = true;
     const PROMOTIONS: &'static [Role] = FIDE_PROMOTIONS;
     const ROLES: &'static [Role] = FIDE_ROLES;
