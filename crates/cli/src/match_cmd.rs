@@ -57,10 +57,8 @@ Examples:
   varia match ... --out games.csv --resume            continue after a crash
   varia match ... --shard 3/8 --out part3.csv; varia match-merge part*.csv --summary all.csv")]
 pub struct Args {
-    /// Game: chess, suicide, threecheck, atomic, losers, knightmate (or an
-    /// alias: standard, normal, giveaway, 3check, three-check).
-    #[arg(long, value_name = "VARIANT")]
-    pub variant: String,
+    #[arg(long, value_name = "VARIANT", help = crate::variant_arg::help(""))]
+    pub variant: VariantKind,
 
     /// A player: `name=N` plus settings (see below); give two or more.
     #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 1..)]
@@ -559,7 +557,7 @@ fn load_openings(args: &Args, kind: VariantKind) -> anyhow::Result<(Vec<Opening>
 
 /// The whole configuration, checked.
 pub fn config(args: &Args) -> anyhow::Result<(MatchConfig, String)> {
-    let variant: VariantKind = args.variant.parse()?;
+    let variant = args.variant;
     let engines = engine_specs(args)?;
     let repeat = !args.no_repeat;
     let (games, rounds) = match (args.games, args.rounds) {
