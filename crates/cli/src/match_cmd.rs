@@ -16,7 +16,7 @@ use arena::{
     Player, ScheduleSpec, ScoreRule, Sprt, SprtState, TimeControl,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use movegen::VariantKind;
+use movegen::{PgnVariantNames, VariantKind};
 use std::collections::BTreeMap;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
@@ -133,6 +133,12 @@ pub struct Args {
     /// PGN of every game.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
+
+    /// `[Variant]` tag names in the PGN: `lichess` (`Three-check`,
+    /// `Giveaway`, ...) or `cutechess` (`3check`, `giveaway`, ...: what
+    /// cutechess and XBoard read, for books used as cutechess `-openings`).
+    #[arg(long, value_name = "NAMES", default_value = "lichess")]
+    pub pgn_variant_names: PgnVariantNames,
 
     /// Summary CSV, one row per pairing.
     #[arg(long, value_name = "FILE")]
@@ -642,6 +648,7 @@ pub fn config(args: &Args) -> anyhow::Result<(MatchConfig, String)> {
         adjudication,
         out: args.out.clone(),
         pgn: args.pgn.clone(),
+        pgn_variant_names: args.pgn_variant_names,
         summary: args.summary.clone(),
         resume: args.resume,
         sprt,
