@@ -1,8 +1,15 @@
 //! PGN: writing games (standard tags plus `[Variant]`, SAN movetext) and
 //! reading them back (tags, SAN moves; comments, variations and NAGs are
 //! skipped). The same reader serves opening books and the tuner's data.
+//!
+//! `[Variant]` tags: the writer uses the Lichess names by default and the
+//! cutechess/XBoard ones on request ([`PgnVariantNames`]), so that a book
+//! written by `varia match --pgn` works as cutechess `-openings`. The reader
+//! accepts every name of the registry ([`VariantKind::from_pgn_name`]:
+//! `Three-check`, `3check`, `threecheck`, `Giveaway`, ...) and refuses a game
+//! whose tag names another game than the one being read.
 
-use movegen::{dispatch, Game, Move, Position, VariantKind};
+use movegen::{dispatch, Game, Move, PgnVariantNames, Position, VariantKind};
 
 /// A game read from PGN.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,10 +33,12 @@ pub struct PgnError {
     pub message: String,
 }
 
-/// Writes one game as PGN. `moves` are legal from `start_fen`.
+/// Writes one game as PGN, naming the game in the `[Variant]` tag as `names`
+/// does. `moves` are legal from `start_fen`.
 #[allow(clippy::too_many_arguments)]
 pub fn write_game(
     kind: VariantKind,
+    names: PgnVariantNames,
     event: &str,
     round: &str,
     white: &str,
@@ -53,7 +62,7 @@ pub fn write_game(
     tag(&mut s, "White", white);
     tag(&mut s, "Black", black);
     tag(&mut s, "Result", result);
-    if let Some(v) = kind.pgn_name() {
+    if let Some(v) = kind.pgn_name_in(names) {
         tag(&mut s, "Variant", v);
     }
     if start_fen != kind.start_fen() {
@@ -155,6 +164,18 @@ fn parse_game(
     tags: Vec<(String, String)>,
     movetext: Vec<(usize, String)>,
 ) -> Result<PgnGame, PgnError> {
+    if let Some((_, tag)) = tags.iter().find(|(k, _)| k == "Variant") {
+        if VariantKind::from_pgn_name(tag) != Some(kind) {
+            let names: Vec<&str> = kind.pgn_names().collect();
+            return Err(PgnError {
+                line: movetext.first().map_or(1, |m| m.0),
+                message: format!(
+                    "[Variant \"{tag}\"] is not {kind} (its PGN names: {})",
+                    names.join(", ")
+                ),
+            });
+        }
+    }
     let start_fen = tags
         .iter()
         .find(|(k, _)| k == "FEN")
@@ -229,6 +250,7 @@ mod tests {
             });
             let text = write_game(
                 kind,
+                PgnVariantNames::Lichess,
                 "t",
                 "1",
                 "a",
@@ -252,5 +274,86 @@ mod tests {
         assert_eq!(g[0].result, "1-0");
         let bad = read_games("1. e4 e4", VariantKind::Chess).unwrap_err();
         assert_eq!(bad.line, 1);
+    }
+
+    #[test]
+    fn variant_tags_in_both_namings() {
+        let moves = ["e2e4".to_string(), "f7f5".to_string(), "d1h5".to_string()];
+        let fen = VariantKind::ThreeCheck.start_fen();
+        let tag = |names| {
+            let text = write_game(
+                VariantKind::ThreeCheck,
+                names,
+                "t",
+                "1",
+                "a",
+                "b",
+                "*",
+                "unterminated",
+                fen,
+                &moves,
+            );
+            let g = read_games(&text, VariantKind::ThreeCheck).expect("reads back");
+            assert_eq!(g[0].moves, moves, "{text}");
+            g[0].tags
+                .iter()
+                .find(|(k, _)| k == "Variant")
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(
+            tag(PgnVariantNames::Lichess).as_deref(),
+            Some("Three-check")
+        );
+        assert_eq!(tag(PgnVariantNames::Cutechess).as_deref(), Some("3check"));
+        for kind in VariantKind::ALL {
+            assert_eq!(
+                kind.pgn_name_in(PgnVariantNames::Cutechess),
+                (kind != VariantKind::Chess).then_some(kind.protocol_name()),
+                "cutechess writes its variant name"
+            );
+        }
+    }
+
+    #[test]
+    fn reader_takes_every_name_and_refuses_another_game() {
+        let game = |tag: &str| format!("[Variant \"{tag}\"]\n\n1. e4 f5 2. Qh5+ *\n");
+        // Legal in every game (no capture, no check).
+        let quiet = |tag: &str| format!("[Variant \"{tag}\"]\n\n1. e4 e5 *\n");
+        for tag in [
+            "Three-check",
+            "3check",
+            "threecheck",
+            "THREE-CHECK",
+            "3Check",
+        ] {
+            let g = read_games(&game(tag), VariantKind::ThreeCheck).expect(tag);
+            assert_eq!(g[0].moves, ["e2e4", "f7f5", "d1h5"], "{tag}");
+        }
+        for tag in ["Giveaway", "giveaway"] {
+            assert!(
+                read_games(&quiet(tag), VariantKind::Suicide).is_ok(),
+                "{tag}"
+            );
+        }
+        for tag in ["Standard", "From Position", "chess"] {
+            assert!(read_games(&quiet(tag), VariantKind::Chess).is_ok(), "{tag}");
+        }
+        // Another game, or a name that is another game elsewhere (cutechess's
+        // suicide, Lichess's antichess).
+        for (tag, kind) in [
+            ("Atomic", VariantKind::ThreeCheck),
+            ("Three-check", VariantKind::Chess),
+            ("suicide", VariantKind::Suicide),
+            ("Antichess", VariantKind::Suicide),
+            ("Crazyhouse", VariantKind::Chess),
+        ] {
+            let e = read_games(&game(tag), kind).unwrap_err();
+            assert_eq!(e.line, 3, "{tag}");
+            assert!(
+                e.message.contains(tag) && e.message.contains(kind.name()),
+                "{}",
+                e.message
+            );
+        }
     }
 }

@@ -12,7 +12,7 @@ use crate::results::{read_games, write_summary, GameRow, GameWriter, PairingStat
 use crate::schedule::{self, GameSpec, ScheduleSpec};
 use crate::stats::{Sprt, SprtState};
 use crate::tc::MoveLimits;
-use movegen::{dispatch, VariantKind};
+use movegen::{dispatch, PgnVariantNames, VariantKind};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
@@ -60,6 +60,8 @@ pub struct MatchConfig {
     pub out: Option<PathBuf>,
     /// PGN file.
     pub pgn: Option<PathBuf>,
+    /// The `[Variant]` tag names the PGN file uses.
+    pub pgn_variant_names: PgnVariantNames,
     /// Summary CSV.
     pub summary: Option<PathBuf>,
     /// Continue from `out`.
@@ -191,7 +193,7 @@ pub fn run(
                 // crash between the two writes neither loses nor repeats a game.
                 f.set_len(0).map_err(|e| format!("{}: {e}", p.display()))?;
                 for r in &rows {
-                    f.write_all(pgn_of_row(cfg.variant, r).as_bytes())
+                    f.write_all(pgn_of_row(cfg.variant, cfg.pgn_variant_names, r).as_bytes())
                         .map_err(|e| format!("{}: {e}", p.display()))?;
                 }
                 f.flush().map_err(|e| format!("{}: {e}", p.display()))?;
@@ -303,7 +305,7 @@ pub fn run(
                 }
             }
             if let Some(f) = pgn_file.as_mut() {
-                let text = pgn_of_record(cfg.variant, &record);
+                let text = pgn_of_record(cfg.variant, cfg.pgn_variant_names, &record);
                 if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
                     failure.get_or_insert(format!("writing PGN: {e}"));
                     stop.store(true, Ordering::Relaxed);
@@ -347,10 +349,11 @@ pub fn run(
     })
 }
 
-/// The PGN text of a finished game.
-pub fn pgn_of_record(kind: VariantKind, r: &GameRecord) -> String {
+/// The PGN text of a finished game, with `names` for the `[Variant]` tag.
+pub fn pgn_of_record(kind: VariantKind, names: PgnVariantNames, r: &GameRecord) -> String {
     pgn::write_game(
         kind,
+        names,
         "varia match",
         &format!("{}.{}", r.spec.round, r.spec.game),
         &r.white,
@@ -362,8 +365,9 @@ pub fn pgn_of_record(kind: VariantKind, r: &GameRecord) -> String {
     )
 }
 
-/// The PGN text of a game read back from the per-game CSV.
-pub fn pgn_of_row(kind: VariantKind, r: &GameRow) -> String {
+/// The PGN text of a game read back from the per-game CSV, with `names` for
+/// the `[Variant]` tag.
+pub fn pgn_of_row(kind: VariantKind, names: PgnVariantNames, r: &GameRow) -> String {
     let (fen, opening_moves) = match r.opening.split_once(" moves ") {
         Some((f, m)) => (f, m),
         None => (r.opening.as_str(), ""),
@@ -375,6 +379,7 @@ pub fn pgn_of_row(kind: VariantKind, r: &GameRow) -> String {
         .collect();
     pgn::write_game(
         kind,
+        names,
         "varia match",
         &format!("{}.{}", r.round, r.game),
         &r.white,

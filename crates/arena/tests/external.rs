@@ -89,6 +89,7 @@ fn play(engine: EngineSpec, games: usize, opening: Opening) -> Vec<GameRow> {
         },
         out: None,
         pgn: None,
+        pgn_variant_names: movegen::PgnVariantNames::Lichess,
         summary: None,
         resume: false,
         sprt: None,

@@ -62,6 +62,7 @@ fn play(variant: VariantKind, spec: EngineSpec) -> Vec<GameRow> {
         },
         out: None,
         pgn: None,
+        pgn_variant_names: movegen::PgnVariantNames::Lichess,
         summary: None,
         resume: false,
         sprt: None,

@@ -22,9 +22,7 @@ use std::time::Duration;
 /// Arguments of `varia analyse`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game: chess, suicide, threecheck, atomic, losers, knightmate (or
-    /// an alias: standard, normal, giveaway, 3check, three-check).
-    #[arg(long)]
+    #[arg(long, help = crate::variant_arg::help(""))]
     variant: VariantKind,
     /// The position (default: the start position).
     #[arg(long)]

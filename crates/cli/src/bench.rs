@@ -31,9 +31,7 @@ Examples:
   varia bench --variant atomic --depth 10
   varia bench --signature > data/bench.txt   (what `make bench-signature` does)")]
 pub struct Args {
-    /// Only this game (chess, suicide, threecheck, atomic, losers,
-    /// knightmate, or an alias). Without it, all six.
-    #[arg(long)]
+    #[arg(long, help = crate::variant_arg::help("Without it, every game."))]
     variant: Option<VariantKind>,
     /// Search depth in plies (default 10; with --signature, 7).
     #[arg(long)]

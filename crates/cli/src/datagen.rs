@@ -24,8 +24,7 @@ Examples:
   varia datagen --variant threecheck --from games.csv --out positions.csv
   varia datagen --variant atomic --from games.pgn --skip-plies 8 --out positions.csv")]
 pub struct Args {
-    /// The game (chess, suicide, threecheck, atomic, losers, knightmate, or an alias).
-    #[arg(long)]
+    #[arg(long, help = crate::variant_arg::help(""))]
     variant: VariantKind,
     /// Output CSV (self-play resumes it if it exists).
     #[arg(long)]

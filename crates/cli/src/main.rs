@@ -16,9 +16,10 @@ mod perft;
 mod perft_merge;
 mod tune;
 mod uci;
+mod variant_arg;
 mod xboard;
 
-/// Chess-variant toolkit: perft verification, (soon) engine, matches and tuning.
+/// Chess-variant toolkit: perft verification, engine, matches and tuning.
 #[derive(Parser, Debug)]
 #[command(name = "varia", version, about, propagate_version = true)]
 struct Cli {
@@ -66,6 +67,13 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version go to stdout with success; usage errors exit 2.
+            // A value that does not parse is one line (`error: invalid value
+            // ... : unknown variant ...`), like the errors of the subcommands.
+            if e.kind() == clap::error::ErrorKind::ValueValidation {
+                let text = e.render().to_string();
+                eprintln!("{}", text.lines().next().unwrap_or_default());
+                return ExitCode::from(2);
+            }
             let _ = e.print();
             return if e.use_stderr() {
                 ExitCode::from(2)

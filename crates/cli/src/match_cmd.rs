@@ -16,7 +16,7 @@ use arena::{
     Player, ScheduleSpec, ScoreRule, Sprt, SprtState, TimeControl,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use movegen::VariantKind;
+use movegen::{PgnVariantNames, VariantKind};
 use std::collections::BTreeMap;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
@@ -57,10 +57,8 @@ Examples:
   varia match ... --out games.csv --resume            continue after a crash
   varia match ... --shard 3/8 --out part3.csv; varia match-merge part*.csv --summary all.csv")]
 pub struct Args {
-    /// Game: chess, suicide, threecheck, atomic, losers, knightmate (or an
-    /// alias: standard, normal, giveaway, 3check, three-check).
-    #[arg(long, value_name = "VARIANT")]
-    pub variant: String,
+    #[arg(long, value_name = "VARIANT", help = crate::variant_arg::help(""))]
+    pub variant: VariantKind,
 
     /// A player: `name=N` plus settings (see below); give two or more.
     #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 1..)]
@@ -135,6 +133,12 @@ pub struct Args {
     /// PGN of every game.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
+
+    /// `[Variant]` tag names in the PGN: `lichess` (`Three-check`,
+    /// `Giveaway`, ...) or `cutechess` (`3check`, `giveaway`, ...: what
+    /// cutechess and XBoard read, for books used as cutechess `-openings`).
+    #[arg(long, value_name = "NAMES", default_value = "lichess")]
+    pub pgn_variant_names: PgnVariantNames,
 
     /// Summary CSV, one row per pairing.
     #[arg(long, value_name = "FILE")]
@@ -559,7 +563,7 @@ fn load_openings(args: &Args, kind: VariantKind) -> anyhow::Result<(Vec<Opening>
 
 /// The whole configuration, checked.
 pub fn config(args: &Args) -> anyhow::Result<(MatchConfig, String)> {
-    let variant: VariantKind = args.variant.parse()?;
+    let variant = args.variant;
     let engines = engine_specs(args)?;
     let repeat = !args.no_repeat;
     let (games, rounds) = match (args.games, args.rounds) {
@@ -644,6 +648,7 @@ pub fn config(args: &Args) -> anyhow::Result<(MatchConfig, String)> {
         adjudication,
         out: args.out.clone(),
         pgn: args.pgn.clone(),
+        pgn_variant_names: args.pgn_variant_names,
         summary: args.summary.clone(),
         resume: args.resume,
         sprt,

@@ -27,9 +27,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game: chess, suicide, threecheck, atomic, losers, knightmate (or an
-    /// alias: standard, normal, giveaway, 3check, three-check).
-    #[arg(long)]
+    #[arg(long, help = crate::variant_arg::help(""))]
     variant: VariantKind,
     /// One position to describe; without it FENs are read from stdin, one per line.
     #[arg(long)]

@@ -43,9 +43,8 @@ Examples:
   varia openings --variant suicide --plies 8 --count 300 --seed 1 > data/openings/suicide.epd
   varia openings --variant atomic --depth 8 --margin 30 --format fen --out atomic-fens.epd")]
 pub struct Args {
-    /// Game: chess, suicide, threecheck, atomic, losers, knightmate (or an alias).
-    #[arg(long, value_name = "VARIANT")]
-    pub variant: String,
+    #[arg(long, value_name = "VARIANT", help = crate::variant_arg::help(""))]
+    pub variant: VariantKind,
 
     /// Random plies from the start position.
     #[arg(long, value_name = "P", default_value_t = 8)]
@@ -151,7 +150,7 @@ fn balance<V: Variant>(c: &Candidate, depth: u32, params: &EvalParams, shared: &
 
 /// Runs `varia openings`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let kind: VariantKind = args.variant.parse()?;
+    let kind = args.variant;
     if !(1..=40).contains(&args.plies) {
         bail!("--plies {}: expected 1 to 40", args.plies);
     }

@@ -73,8 +73,7 @@ Examples:
   varia tune texel --variant chess --positions pos.csv --params material,pst_knight,bishop_pair \\
       --out trace.csv --weights tuned.toml --plot tuned.svg")]
 pub struct TexelArgs {
-    /// The game.
-    #[arg(long)]
+    #[arg(long, help = crate::variant_arg::help(""))]
     variant: VariantKind,
     /// Position file(s) (`fen,result` CSV, from `varia datagen`).
     #[arg(long, required = true, num_args = 1..)]
@@ -136,8 +135,7 @@ Examples:
   varia tune spsa --variant threecheck --params material,checks_given --c-end 10 --resume \\
       --out spsa.csv --weights spsa.toml")]
 pub struct SpsaArgs {
-    /// The game.
-    #[arg(long)]
+    #[arg(long, help = crate::variant_arg::help(""))]
     variant: VariantKind,
     /// Weights to tune (groups or single weights, comma separated).
     #[arg(long, default_value = "material")]

@@ -392,6 +392,54 @@ fn pgn_reads_back_for_every_variant() {
     }
 }
 
+/// `--pgn-variant-names cutechess` writes the tags cutechess reads (`3check`),
+/// and the file still works as a varia book.
+#[test]
+fn pgn_in_cutechess_names_is_a_book() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pgn = dir.path().join("threecheck.pgn");
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "match",
+            "--variant",
+            "3check",
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--each",
+            "nodes=200",
+            "--games",
+            "4",
+            "--max-plies",
+            "16",
+            "--concurrency",
+            "2",
+            "--quiet",
+        ];
+        a.extend(extra);
+        varia(&a)
+    };
+    ok(&run(&[
+        "--pgn",
+        path(&pgn),
+        "--pgn-variant-names",
+        "cutechess",
+    ]));
+    let text = std::fs::read_to_string(&pgn).expect("pgn");
+    assert_eq!(text.matches("[Variant \"3check\"]").count(), 4, "{text}");
+    assert!(!text.contains("Three-check"), "{text}");
+    let book = arena::openings::load(&pgn, VariantKind::ThreeCheck).expect("book loads");
+    assert_eq!(book.len(), 4);
+    ok(&run(&["--openings", path(&pgn)]));
+    // The same book is another game's book for no other variant.
+    assert!(arena::openings::load(&pgn, VariantKind::Chess).is_err());
+    assert_one_line_error(
+        &run(&["--pgn-variant-names", "pychess"]),
+        "unknown PGN variant names \"pychess\"",
+    );
+}
+
 #[test]
 fn shards_merge_into_the_whole_match() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -217,12 +217,6 @@ pub fn line(a: Square, b: Square) -> Bitboard {
     Bitboard(RAYS.1[a.index()][b.index()])
 }
 
-/// `true` if `a`, `b` and `c` lie on one line.
-#[inline]
-pub fn aligned(a: Square, b: Square, c: Square) -> bool {
-    line(a, b).contains(c)
-}
-
 /// Slow reference for a rook, for tests and table checks.
 pub fn slow_rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(slow_slider_attacks(

@@ -19,10 +19,6 @@ impl Bitboard {
     pub const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
     /// The h-file.
     pub const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
-    /// The first rank.
-    pub const RANK_1: Bitboard = Bitboard(0xff);
-    /// The eighth rank.
-    pub const RANK_8: Bitboard = Bitboard(0xff << 56);
     /// First and eighth ranks (where pawns may not stand).
     pub const BACK_RANKS: Bitboard = Bitboard(0xff | (0xff << 56));
     /// Light squares.
@@ -86,13 +82,6 @@ impl Bitboard {
         } else {
             Some(Square::from_index_unchecked(self.0.trailing_zeros() as u8))
         }
-    }
-
-    /// The single square of a set known to be non-empty (lowest if several).
-    #[inline]
-    pub const fn lsb(self) -> Square {
-        debug_assert!(self.0 != 0);
-        Square::from_index_unchecked(self.0.trailing_zeros() as u8)
     }
 
     /// The set with `sq` added.

@@ -102,14 +102,6 @@ impl Board {
         self.occupied ^= bb;
     }
 
-    /// Removes whatever stands on `sq` and returns it.
-    #[inline]
-    pub fn take(&mut self, sq: Square) -> Option<Piece> {
-        let p = self.piece_at(sq)?;
-        self.remove(sq, p);
-        Some(p)
-    }
-
     /// Moves `piece` from `from` to the empty square `to`.
     #[inline]
     pub fn shift(&mut self, from: Square, to: Square, piece: Piece) {

@@ -50,5 +50,7 @@ pub use perft_table::{perft_hashed, PerftTable};
 pub use position::{castle, Position};
 pub use stats::{leaf_stats, perft_stats, PerftStats, StatColumns, STAT_NAMES};
 pub use types::{Color, Piece, Role, Square};
-pub use variant::{UnknownVariant, Variant, VariantKind};
+pub use variant::{
+    PgnVariantNames, UnknownPgnVariantNames, UnknownVariant, Variant, VariantKind, VariantMeta,
+};
 pub use variant_game::{GameSetupError, VariantGame};

@@ -275,7 +275,7 @@ pub(crate) fn generate_targets<V: Variant, S: Sink>(
     }
 }
 
-/// Squares one step ahead of the pawns `pawns` of `color`.
+/// The square one step ahead of a `color` pawn on `sq`.
 #[inline(always)]
 fn pawn_push(sq: Square, color: Color) -> Square {
     Square::from_index_unchecked(if color.is_white() {
@@ -323,9 +323,9 @@ fn pawn_sets<V: Variant, S: Sink>(
     let double_rank = Bitboard::rank(if white { 2 } else { 5 });
     let single = pawns.shift_up(white) & empty;
     let double = (single & double_rank).shift_up(white) & empty;
-    let west = Bitboard((pawns & !Bitboard::FILE_A).0).shift_up(white);
+    let west = (pawns & !Bitboard::FILE_A).shift_up(white);
     let west = Bitboard(west.0 >> 1) & their;
-    let east = Bitboard((pawns & !Bitboard::FILE_H).0).shift_up(white);
+    let east = (pawns & !Bitboard::FILE_H).shift_up(white);
     let east = Bitboard(east.0 << 1) & their;
     for (to, delta) in [
         (west, up - 1),
@@ -537,15 +537,11 @@ fn pseudo<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets
     if pawn_sets(pos, sink, pawns, targets.squares) {
         return true;
     }
-    for from in pawns & ep_capturers {
-        let mut to = Bitboard::EMPTY;
-        if ep_capturers.contains(from) {
-            if let Some(ep) = pos.ep {
-                to = to.with(ep);
+    if let Some(ep) = pos.ep {
+        for from in pawns & ep_capturers {
+            if sink.moves(Role::Pawn, from, Bitboard::EMPTY.with(ep)) {
+                return true;
             }
-        }
-        if to.any() && sink.moves(Role::Pawn, from, to) {
-            return true;
         }
     }
     if targets.castling && pos.castling != 0 {

@@ -52,11 +52,6 @@ impl<V: Variant> Position<V> {
         found.ok_or_else(|| MoveError::Illegal(text.to_string()))
     }
 
-    /// UCI text of a move (the same in every variant).
-    pub fn uci(&self, m: Move) -> String {
-        m.uci()
-    }
-
     /// The moves of `pv` in SAN with move numbers, from this position
     /// (`12. Nf3 Nc6`, or `12... Nc6` when Black moves first); stops at the
     /// first move that is not legal.

@@ -549,44 +549,11 @@ impl<V: Variant> Position<V> {
     /// considered (perft counts 0 moves there).
     #[inline]
     pub fn is_over_by_rule(&self) -> bool {
-        if V::ATOMIC {
-            return self.board.role(Role::King).count() < 2
-                || self.board.pieces(Color::White, Role::King).is_empty()
-                || self.board.pieces(Color::Black, Role::King).is_empty();
-        }
-        if V::CHECK_COUNTING {
-            return self.checks_left[0] == 0 || self.checks_left[1] == 0;
-        }
-        if V::BARE_KING_WINS || !V::ROYAL {
-            return V::end_by_rule(self).is_some();
-        }
-        false
+        V::HAS_END_RULE && V::end_by_rule(self).is_some()
     }
 
     /// `true` if neither side can win by material (the variant's rule).
     pub fn is_insufficient_material(&self) -> bool {
         V::insufficient_material(self)
-    }
-
-    /// This position as another variant's position (same pieces and state),
-    /// used by tests and tools that compare variants. Check information is
-    /// recomputed; no validation is done.
-    pub fn same_setup_as<W: Variant>(&self) -> Position<W> {
-        let mut p = Position::<W> {
-            board: self.board,
-            turn: self.turn,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            checks_left: self.checks_left,
-            key: 0,
-            checkers: Bitboard::EMPTY,
-            pinned: Bitboard::EMPTY,
-            _variant: PhantomData,
-        };
-        p.update_check_info();
-        p.key = p.compute_key();
-        p
     }
 }

@@ -88,7 +88,7 @@ impl StatColumns {
     pub const fn of<V: Variant>() -> StatColumns {
         StatColumns {
             check_columns: V::ROYAL,
-            variant_wins: V::ATOMIC || V::CHECK_COUNTING || V::BARE_KING_WINS || !V::ROYAL,
+            variant_wins: V::HAS_END_RULE,
         }
     }
 

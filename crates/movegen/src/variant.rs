@@ -3,8 +3,11 @@
 //! perft) is compiled once per game and every rule check on a constant folds
 //! away. Standard chess pays nothing for atomic explosions or forced captures.
 //!
-//! [`VariantKind`] is the runtime name of a game, used once at the edge (CLI,
-//! protocol, files) to pick the monomorphised code via [`dispatch!`](crate::dispatch).
+//! [`VariantKind`] is the runtime name of a game, used at the edges (CLI,
+//! protocols, files) to pick the monomorphised code via [`dispatch!`](crate::dispatch).
+//! Every name a game has outside (command line, UCI, CECP, PGN) lives in one
+//! table, [`VariantKind::meta`]; parsing, messages and protocol lists are
+//! derived from it, so the names of a game are written once.
 
 use crate::outcome::Outcome;
 use crate::position::Position;
@@ -31,8 +34,11 @@ pub trait Variant:
     const ATOMIC: bool = false;
     /// Giving a third check wins (threecheck); positions carry check counters.
     const CHECK_COUNTING: bool = false;
-    /// A side reduced to a bare king wins (losers).
-    const BARE_KING_WINS: bool = false;
+    /// The game can end by its own rule before any move is looked at, that is
+    /// [`Variant::end_by_rule`] can return `Some` (an exploded king, a bare
+    /// king, a third check, a side without pieces). No default: each game
+    /// states it, next to the rule.
+    const HAS_END_RULE: bool;
     /// Roles a pawn may promote to, in the order moves are generated.
     const PROMOTIONS: &'static [Role];
     /// Roles that may appear on the board.
@@ -57,6 +63,11 @@ pub trait Variant:
 }
 
 /// The six games, as a runtime value.
+///
+/// Adding a seventh game means a new arm in every exhaustive `match` on this
+/// enum: the compiler lists them (its [`VariantMeta`] entry, [`dispatch!`](crate::dispatch),
+/// the engine's default weights, ...). No match has a `_ =>` arm that would
+/// silently give a new game chess defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum VariantKind {
     /// Standard chess (FIDE).
@@ -73,10 +84,72 @@ pub enum VariantKind {
     Knightmate,
 }
 
+/// Every name the outside world gives one game: the one table that
+/// [`FromStr`], [`VariantKind::from_protocol_name`], [`VariantKind::from_pgn_name`],
+/// the [`UnknownVariant`] message, the UCI `UCI_Variant` combo, the CECP
+/// `feature variants=` list and the command line's `--variant` help derive from
+/// (as Fairy-Stockfish's `variants.get_keys()` feeds its UCI and CECP lists).
+/// The start FEN is not here: it is the game's `V::START_FEN`
+/// ([`VariantKind::start_fen`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantMeta {
+    /// Canonical name: the command line, CSV files, `Display`.
+    pub name: &'static str,
+    /// Further names [`FromStr`] accepts (case-insensitively).
+    pub aliases: &'static [&'static str],
+    /// The UCI `UCI_Variant` value (also accepted in CECP).
+    pub protocol_name: &'static str,
+    /// The CECP `variant` name announced in `feature variants=`.
+    pub cecp_name: &'static str,
+    /// The PGN `[Variant]` tag written by default, Lichess style (`None`:
+    /// no tag, standard chess).
+    pub pgn_name: Option<&'static str>,
+    /// The `[Variant]` tag cutechess and XBoard write and expect (their
+    /// variant name, lowercase).
+    pub cutechess_pgn_name: Option<&'static str>,
+    /// Further `[Variant]` tags read as this game (case-insensitively), besides
+    /// the two above.
+    pub pgn_aliases: &'static [&'static str],
+}
+
 /// An unknown variant name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown variant \"{0}\" (valid: chess, suicide, threecheck, atomic, losers, knightmate; aliases: standard, normal, giveaway, 3check, three-check)")]
+#[error("unknown variant \"{0}\" (valid: {names})", names = VariantKind::accepted_names())]
 pub struct UnknownVariant(pub String);
+
+/// Which `[Variant]` tag names a PGN writer uses.
+///
+/// Lichess writes title case (`Three-check`, `Atomic`), and so does varia by
+/// default. cutechess and XBoard write their lowercase variant names
+/// (`3check`, `giveaway`) and do not know the Lichess ones: cutechess warns
+/// `Unknown variant: three-check` and ignores such an opening. Readers accept
+/// both ([`VariantKind::from_pgn_name`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PgnVariantNames {
+    /// `Giveaway`, `Three-check`, `Atomic`, `Losers`, `Knightmate`.
+    #[default]
+    Lichess,
+    /// `giveaway`, `3check`, `atomic`, `losers`, `knightmate`.
+    Cutechess,
+}
+
+/// An unknown [`PgnVariantNames`] name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown PGN variant names \"{0}\" (valid: lichess, cutechess)")]
+pub struct UnknownPgnVariantNames(pub String);
+
+impl FromStr for PgnVariantNames {
+    type Err = UnknownPgnVariantNames;
+
+    /// `lichess` or `cutechess` (also `xboard`), case-insensitively.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "lichess" => Ok(PgnVariantNames::Lichess),
+            "cutechess" | "xboard" => Ok(PgnVariantNames::Cutechess),
+            _ => Err(UnknownPgnVariantNames(s.to_string())),
+        }
+    }
+}
 
 impl VariantKind {
     /// All six, in the order tables list them.
@@ -89,80 +162,181 @@ impl VariantKind {
         VariantKind::Knightmate,
     ];
 
+    /// The game's names (the registry entry).
+    ///
+    /// PGN names: Lichess writes `Standard` or `From Position` for chess and
+    /// `Three-check`, `Atomic`; cutechess and XBoard write `3check`,
+    /// `giveaway`, `atomic`, `losers`, `knightmate`. Their `suicide` and
+    /// Lichess's `Antichess` are other games (FICS stalemate rule; no
+    /// castling), so they are not read as our suicide.
+    pub const fn meta(self) -> &'static VariantMeta {
+        match self {
+            VariantKind::Chess => &VariantMeta {
+                name: "chess",
+                aliases: &["standard", "normal"],
+                protocol_name: "chess",
+                cecp_name: "normal",
+                pgn_name: None,
+                cutechess_pgn_name: None,
+                pgn_aliases: &["Standard", "From Position", "chess", "normal"],
+            },
+            VariantKind::Suicide => &VariantMeta {
+                name: "suicide",
+                aliases: &["giveaway"],
+                protocol_name: "giveaway",
+                cecp_name: "giveaway",
+                pgn_name: Some("Giveaway"),
+                cutechess_pgn_name: Some("giveaway"),
+                pgn_aliases: &[],
+            },
+            VariantKind::ThreeCheck => &VariantMeta {
+                name: "threecheck",
+                aliases: &["3check", "three-check"],
+                protocol_name: "3check",
+                cecp_name: "3check",
+                pgn_name: Some("Three-check"),
+                cutechess_pgn_name: Some("3check"),
+                pgn_aliases: &["threecheck"],
+            },
+            VariantKind::Atomic => &VariantMeta {
+                name: "atomic",
+                aliases: &[],
+                protocol_name: "atomic",
+                cecp_name: "atomic",
+                pgn_name: Some("Atomic"),
+                cutechess_pgn_name: Some("atomic"),
+                pgn_aliases: &[],
+            },
+            VariantKind::Losers => &VariantMeta {
+                name: "losers",
+                aliases: &[],
+                protocol_name: "losers",
+                cecp_name: "losers",
+                pgn_name: Some("Losers"),
+                cutechess_pgn_name: Some("losers"),
+                pgn_aliases: &[],
+            },
+            VariantKind::Knightmate => &VariantMeta {
+                name: "knightmate",
+                aliases: &[],
+                protocol_name: "knightmate",
+                cecp_name: "knightmate",
+                pgn_name: Some("Knightmate"),
+                cutechess_pgn_name: Some("knightmate"),
+                pgn_aliases: &[],
+            },
+        }
+    }
+
     /// The canonical name used on the command line and in CSV files.
     pub const fn name(self) -> &'static str {
-        match self {
-            VariantKind::Chess => "chess",
-            VariantKind::Suicide => "suicide",
-            VariantKind::ThreeCheck => "threecheck",
-            VariantKind::Atomic => "atomic",
-            VariantKind::Losers => "losers",
-            VariantKind::Knightmate => "knightmate",
-        }
+        self.meta().name
     }
 
     /// The name in UCI (`UCI_Variant`) and CECP (`variant`) protocols.
     pub const fn protocol_name(self) -> &'static str {
-        match self {
-            VariantKind::Chess => "chess",
-            VariantKind::Suicide => "giveaway",
-            VariantKind::ThreeCheck => "3check",
-            VariantKind::Atomic => "atomic",
-            VariantKind::Losers => "losers",
-            VariantKind::Knightmate => "knightmate",
-        }
+        self.meta().protocol_name
     }
 
-    /// The PGN `[Variant]` tag value (`None` for standard chess).
+    /// The name announced in CECP `feature variants=` (`normal` for chess).
+    pub const fn cecp_name(self) -> &'static str {
+        self.meta().cecp_name
+    }
+
+    /// The PGN `[Variant]` tag value written by default (`None` for standard chess).
     pub const fn pgn_name(self) -> Option<&'static str> {
-        match self {
-            VariantKind::Chess => None,
-            VariantKind::Suicide => Some("Giveaway"),
-            VariantKind::ThreeCheck => Some("Three-check"),
-            VariantKind::Atomic => Some("Atomic"),
-            VariantKind::Losers => Some("Losers"),
-            VariantKind::Knightmate => Some("Knightmate"),
+        self.meta().pgn_name
+    }
+
+    /// The PGN `[Variant]` tag value in the naming of `names`.
+    pub const fn pgn_name_in(self, names: PgnVariantNames) -> Option<&'static str> {
+        match names {
+            PgnVariantNames::Lichess => self.meta().pgn_name,
+            PgnVariantNames::Cutechess => self.meta().cutechess_pgn_name,
         }
     }
 
-    /// The start position's FEN.
+    /// Every `[Variant]` tag value read as this game.
+    pub fn pgn_names(self) -> impl Iterator<Item = &'static str> {
+        let m = self.meta();
+        m.pgn_name
+            .into_iter()
+            .chain(m.cutechess_pgn_name)
+            .chain(m.pgn_aliases.iter().copied())
+    }
+
+    /// The start position's FEN (the game's `V::START_FEN`).
     pub const fn start_fen(self) -> &'static str {
-        match self {
-            VariantKind::Knightmate => crate::variants::Knightmate::START_FEN,
-            VariantKind::ThreeCheck => crate::variants::ThreeCheck::START_FEN,
-            _ => crate::variants::Chess::START_FEN,
-        }
+        crate::dispatch!(self, V => V::START_FEN)
     }
 
-    /// Parses a protocol name (UCI/CECP accept only these): `chess` (or
-    /// `normal` in CECP), `giveaway`, `3check`, `atomic`, `losers`, `knightmate`.
+    /// The UCI `UCI_Variant` values, in [`VariantKind::ALL`] order.
+    pub const fn protocol_names() -> [&'static str; VariantKind::ALL.len()] {
+        let mut names = [""; VariantKind::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = VariantKind::ALL[i].protocol_name();
+            i += 1;
+        }
+        names
+    }
+
+    /// The CECP `feature variants=` names, in [`VariantKind::ALL`] order.
+    pub const fn cecp_names() -> [&'static str; VariantKind::ALL.len()] {
+        let mut names = [""; VariantKind::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = VariantKind::ALL[i].cecp_name();
+            i += 1;
+        }
+        names
+    }
+
+    /// The names [`FromStr`] accepts, for messages and help texts:
+    /// `chess, suicide, ...; aliases: standard, normal, ...`.
+    pub fn accepted_names() -> String {
+        let names: Vec<&str> = VariantKind::ALL.iter().map(|k| k.name()).collect();
+        let aliases: Vec<&str> = VariantKind::ALL
+            .iter()
+            .flat_map(|k| k.meta().aliases.iter().copied())
+            .collect();
+        format!("{}; aliases: {}", names.join(", "), aliases.join(", "))
+    }
+
+    /// Parses a protocol name (UCI/CECP accept only these, case-sensitively):
+    /// the UCI names and the CECP names (`chess` or `normal`, `giveaway`,
+    /// `3check`, `atomic`, `losers`, `knightmate`).
     pub fn from_protocol_name(s: &str) -> Option<VariantKind> {
-        Some(match s {
-            "chess" | "normal" => VariantKind::Chess,
-            "giveaway" => VariantKind::Suicide,
-            "3check" => VariantKind::ThreeCheck,
-            "atomic" => VariantKind::Atomic,
-            "losers" => VariantKind::Losers,
-            "knightmate" => VariantKind::Knightmate,
-            _ => return None,
-        })
+        VariantKind::ALL
+            .into_iter()
+            .find(|k| k.protocol_name() == s || k.cecp_name() == s)
+    }
+
+    /// Parses a PGN `[Variant]` tag value, case-insensitively: the Lichess,
+    /// cutechess and XBoard names ([`VariantKind::pgn_names`]).
+    pub fn from_pgn_name(s: &str) -> Option<VariantKind> {
+        let s = s.trim();
+        VariantKind::ALL
+            .into_iter()
+            .find(|k| k.pgn_names().any(|n| n.eq_ignore_ascii_case(s)))
     }
 }
 
 impl FromStr for VariantKind {
     type Err = UnknownVariant;
 
-    /// Accepts the canonical names and the usual aliases, case-insensitively.
+    /// Accepts the canonical names and the aliases of [`VariantKind::meta`],
+    /// case-insensitively.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(match s.trim().to_ascii_lowercase().as_str() {
-            "chess" | "standard" | "normal" => VariantKind::Chess,
-            "suicide" | "giveaway" => VariantKind::Suicide,
-            "threecheck" | "3check" | "three-check" => VariantKind::ThreeCheck,
-            "atomic" => VariantKind::Atomic,
-            "losers" => VariantKind::Losers,
-            "knightmate" => VariantKind::Knightmate,
-            _ => return Err(UnknownVariant(s.to_string())),
-        })
+        let t = s.trim();
+        VariantKind::ALL
+            .into_iter()
+            .find(|k| {
+                let m = k.meta();
+                m.name.eq_ignore_ascii_case(t)
+                    || m.aliases.iter().any(|a| a.eq_ignore_ascii_case(t))
+            })
+            .ok_or_else(|| UnknownVariant(s.to_string()))
     }
 }
 
@@ -173,7 +347,8 @@ impl fmt::Display for VariantKind {
 }
 
 /// Runs `$body` with the type alias `$V` bound to the zero-sized variant type
-/// of the runtime `$kind`. This is the one place runtime dispatch happens.
+/// of the runtime `$kind`: the bridge from a runtime game name to the code
+/// compiled for that game, used wherever a run-time choice meets generic code.
 ///
 /// ```
 /// use movegen::{dispatch, Position, VariantKind, Variant};
@@ -213,7 +388,119 @@ macro_rules! dispatch {
     };
 }
 
-/// Convenience: the side that wins when `loser` is the one that lost.
+/// The decisive outcome: `winner` wins by `reason`.
 pub(crate) fn win_for(winner: Color, reason: crate::outcome::EndReason) -> Outcome {
     Outcome::Decisive { winner, reason }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_name_and_alias_parses_to_its_game_in_any_case() {
+        let mut seen = HashSet::new();
+        for kind in VariantKind::ALL {
+            let m = kind.meta();
+            for name in std::iter::once(m.name).chain(m.aliases.iter().copied()) {
+                assert!(seen.insert(name), "{name} names two games");
+                assert_eq!(name.parse(), Ok(kind));
+                assert_eq!(name.to_ascii_uppercase().parse(), Ok(kind));
+                assert_eq!(format!(" {name}\n").parse(), Ok(kind));
+            }
+            assert_eq!(kind.to_string(), m.name);
+            assert_eq!(kind.to_string().parse(), Ok(kind));
+        }
+        assert_eq!(
+            "crazyhouse".parse::<VariantKind>(),
+            Err(UnknownVariant("crazyhouse".into()))
+        );
+    }
+
+    #[test]
+    fn unknown_variant_message_lists_the_table() {
+        assert_eq!(
+            UnknownVariant("x".into()).to_string(),
+            "unknown variant \"x\" (valid: chess, suicide, threecheck, atomic, losers, \
+             knightmate; aliases: standard, normal, giveaway, 3check, three-check)"
+        );
+    }
+
+    #[test]
+    fn protocol_names() {
+        assert_eq!(
+            VariantKind::protocol_names(),
+            [
+                "chess",
+                "giveaway",
+                "3check",
+                "atomic",
+                "losers",
+                "knightmate"
+            ]
+        );
+        assert_eq!(
+            VariantKind::cecp_names().join(","),
+            "normal,giveaway,3check,atomic,losers,knightmate"
+        );
+        for kind in VariantKind::ALL {
+            assert_eq!(
+                VariantKind::from_protocol_name(kind.protocol_name()),
+                Some(kind)
+            );
+            assert_eq!(
+                VariantKind::from_protocol_name(kind.cecp_name()),
+                Some(kind)
+            );
+        }
+        // Protocols take only their names, exactly.
+        for other in ["suicide", "threecheck", "Chess", "standard", ""] {
+            assert_eq!(VariantKind::from_protocol_name(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn pgn_names() {
+        let mut owner = std::collections::HashMap::new();
+        for kind in VariantKind::ALL {
+            for name in kind.pgn_names() {
+                let first = *owner.entry(name.to_ascii_lowercase()).or_insert(kind);
+                assert_eq!(first, kind, "{name} names two games");
+                assert_eq!(VariantKind::from_pgn_name(name), Some(kind));
+                assert_eq!(
+                    VariantKind::from_pgn_name(&name.to_ascii_uppercase()),
+                    Some(kind)
+                );
+            }
+            for names in [PgnVariantNames::Lichess, PgnVariantNames::Cutechess] {
+                let written = kind.pgn_name_in(names);
+                assert_eq!(written.is_none(), kind == VariantKind::Chess);
+                if let Some(w) = written {
+                    assert_eq!(VariantKind::from_pgn_name(w), Some(kind), "{w}");
+                }
+            }
+        }
+        assert_eq!(VariantKind::ThreeCheck.pgn_name(), Some("Three-check"));
+        assert_eq!(
+            VariantKind::ThreeCheck.pgn_name_in(PgnVariantNames::Cutechess),
+            Some("3check")
+        );
+        // Other games under names like ours: FICS suicide, Lichess antichess.
+        for other in ["suicide", "Antichess", "Chess960", "Crazyhouse"] {
+            assert_eq!(VariantKind::from_pgn_name(other), None, "{other}");
+        }
+        assert_eq!("CuteChess".parse(), Ok(PgnVariantNames::Cutechess));
+        assert_eq!("lichess".parse(), Ok(PgnVariantNames::Lichess));
+        assert!("pychess".parse::<PgnVariantNames>().is_err());
+    }
+
+    #[test]
+    fn start_fens_are_the_games_own() {
+        use crate::variants::{Chess, Knightmate, ThreeCheck};
+        assert_eq!(VariantKind::Chess.start_fen(), Chess::START_FEN);
+        assert_eq!(VariantKind::Knightmate.start_fen(), Knightmate::START_FEN);
+        assert_eq!(VariantKind::ThreeCheck.start_fen(), ThreeCheck::START_FEN);
+        assert_ne!(Knightmate::START_FEN, Chess::START_FEN);
+    }
 }

@@ -10,8 +10,8 @@
 //! clocks), on the set of legal moves as UCI text (shakmaty's castling
 //! converted to the king's two-square move), on check, on which moves are
 //! captures, on SAN (sampled) and on whether and how the game is over by its
-//! own rules (insufficient-material draws are left out: only chess has them
-//! and they are not part of `Position::outcome`).
+//! own rules (insufficient-material draws are left out: they are a `Game`
+//! rule, not part of `Position::outcome`).
 //!
 //! Playouts follow one of several styles so that rare moves are reached:
 //! uniform, capture-hungry (endgames, explosions), special-move-hungry

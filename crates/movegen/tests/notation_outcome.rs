@@ -65,7 +65,6 @@ fn uci_and_san_round_trip<V: Variant>() {
             let uci = m.uci();
             assert_eq!(pos.parse_uci(&uci), Ok(m), "{} {uci}", pos.fen());
             assert_eq!(m.to_string(), uci);
-            assert_eq!(pos.uci(m), uci);
             let san = pos.san(m);
             assert_eq!(pos.parse_san(&san), Ok(m), "{} {uci} -> {san}", pos.fen());
             // Without the check suffix too.
@@ -623,9 +622,36 @@ fn game_insufficient_material() {
         insufficient
     );
     assert_eq!(game::<ThreeCheck>("8/8/8/4k3/8/8/8/4KN2 w - - 0 1"), None);
-    // No such rule in the other games.
+    // Atomic and knightmate: only bare royal pieces (kings never capture in
+    // atomic; K is knightmate's royal knight). Any other piece plays on.
+    assert_eq!(
+        game::<Atomic>("8/8/8/4k3/8/8/8/4K3 w - - 0 1"),
+        insufficient
+    );
+    assert_eq!(
+        game::<Atomic>("8/8/8/8/8/8/3k4/4K3 b - - 0 1"),
+        insufficient
+    );
     assert_eq!(game::<Atomic>("8/8/8/4k3/8/8/8/4KN2 w - - 0 1"), None);
+    assert_eq!(game::<Atomic>("8/8/8/4k3/8/8/7p/4K3 w - - 0 1"), None);
+    assert_eq!(
+        game::<Knightmate>("8/8/8/4k3/8/8/8/4K3 w - - 0 1"),
+        insufficient
+    );
     assert_eq!(game::<Knightmate>("8/8/8/4k3/8/8/8/4KB2 w - - 0 1"), None);
+    assert_eq!(game::<Knightmate>("8/8/8/4k3/8/8/8/4KM2 w - - 0 1"), None);
+    // A position by itself has no such draw (perft plays on): only the Game says so.
+    let bare = "8/8/8/4k3/8/8/8/4K3 w - - 0 1";
+    assert_eq!(pos::<Atomic>(bare).outcome(), None);
+    assert_eq!(pos::<Knightmate>(bare).outcome(), None);
+    assert_eq!(perft(&pos::<Atomic>(bare), 1), 5);
+    assert_eq!(perft(&pos::<Knightmate>(bare), 1), 2);
+    // An exploded king is a win, not a draw, even with nothing else left.
+    assert_eq!(
+        game::<Atomic>("8/8/8/8/8/8/8/4K3 b - - 0 1"),
+        win(Color::White, EndReason::KingExploded)
+    );
+    // No such rule in the other games.
     assert_eq!(game::<Suicide>("8/8/8/4k3/8/8/8/4KB2 w - - 0 1"), None);
     assert_eq!(game::<Losers>("8/8/8/4k3/8/8/8/4KB1b w - - 0 1"), None);
 }

@@ -323,7 +323,11 @@ impl Model {
         match self.kind {
             VariantKind::Suicide => false,
             VariantKind::Atomic if self.kings_touch() => false,
-            _ => self
+            VariantKind::Chess
+            | VariantKind::ThreeCheck
+            | VariantKind::Atomic
+            | VariantKind::Losers
+            | VariantKind::Knightmate => self
                 .king_of(white)
                 .is_some_and(|k| self.attacked(k, !white)),
         }
@@ -333,7 +337,10 @@ impl Model {
         match self.kind {
             VariantKind::Suicide => b"qrbnk",
             VariantKind::Knightmate => b"qrbm",
-            _ => b"qrbn",
+            VariantKind::Chess
+            | VariantKind::ThreeCheck
+            | VariantKind::Atomic
+            | VariantKind::Losers => b"qrbn",
         }
     }
 
@@ -568,7 +575,10 @@ impl Model {
                     (Some(k), Some(_)) => after.kings_touch() || !after.attacked(k, !us),
                 }
             }
-            _ => {
+            VariantKind::Chess
+            | VariantKind::ThreeCheck
+            | VariantKind::Losers
+            | VariantKind::Knightmate => {
                 let after = self.make(m);
                 let k = after.king_of(us).expect("royal piece");
                 !after.attacked(k, !us)
@@ -603,7 +613,7 @@ impl Model {
             VariantKind::Suicide if self.pieces_of(mover).next().is_none() => {
                 win(mover, EndReason::NoMoves)
             }
-            _ => None,
+            VariantKind::Suicide | VariantKind::Chess | VariantKind::Knightmate => None,
         }
     }
 
@@ -651,11 +661,19 @@ impl Model {
                 winner: to_move,
                 reason,
             },
-            _ if check => Outcome::Decisive {
-                winner: to_move.other(),
-                reason,
-            },
-            _ => Outcome::Draw { reason },
+            VariantKind::Chess
+            | VariantKind::ThreeCheck
+            | VariantKind::Atomic
+            | VariantKind::Knightmate => {
+                if check {
+                    Outcome::Decisive {
+                        winner: to_move.other(),
+                        reason,
+                    }
+                } else {
+                    Outcome::Draw { reason }
+                }
+            }
         })
     }
 }

@@ -142,7 +142,9 @@ impl EvalParams {
             VariantKind::ThreeCheck => ([100, 325, 325, 500, 950, 0, 0], 50),
             // Commoner about a knight and a half.
             VariantKind::Knightmate => ([100, 300, 330, 500, 900, 0, 450], 30),
-            _ => ([100, 300, 330, 500, 900, 0, 0], 30),
+            VariantKind::Chess | VariantKind::Atomic | VariantKind::Losers => {
+                ([100, 300, 330, 500, 900, 0, 0], 30)
+            }
         };
         w[idx::MATERIAL..idx::MATERIAL + 7].copy_from_slice(&material);
         w[idx::BISHOP_PAIR] = bishop_pair;
@@ -173,7 +175,7 @@ impl EvalParams {
                     }
                 }
                 VariantKind::Knightmate => c * 2 - 5,
-                _ => 0,
+                VariantKind::Suicide | VariantKind::Atomic => 0,
             };
         }
         let passed = [0, 5, 10, 20, 35, 60, 100, 0];
@@ -186,7 +188,10 @@ impl EvalParams {
         w[idx::KING_DANGER] = match kind {
             VariantKind::Suicide => 0,
             VariantKind::ThreeCheck => 12,
-            _ => 6,
+            VariantKind::Chess
+            | VariantKind::Atomic
+            | VariantKind::Losers
+            | VariantKind::Knightmate => 6,
         };
         if kind == VariantKind::ThreeCheck {
             // Bonus for checks already given (0, 1, 2, 3).
@@ -399,8 +404,8 @@ const PST: [usize; 7] = [
 pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     let b = pos.board();
     let occ = b.occupied();
-    let giveaway = V::MUST_CAPTURE;
-    let material_sign = if giveaway { -1 } else { 1 };
+    // Where captures are forced (suicide, losers) material is a liability.
+    let material_sign = if V::MUST_CAPTURE { -1 } else { 1 };
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
         let ours = b.color(color);
@@ -504,11 +509,9 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
             acc.add(idx::CHECKS_GIVEN + given, sign);
         }
     }
-    if V::ATOMIC && pos.king(Color::White).is_some() {
+    if V::ATOMIC {
         // Touching kings cannot be checked: count it for the side to move's safety.
-        let w = pos.king(Color::White);
-        let bk = pos.king(Color::Black);
-        if let (Some(w), Some(bk)) = (w, bk) {
+        if let (Some(w), Some(bk)) = (pos.king(Color::White), pos.king(Color::Black)) {
             if king_attacks(w).contains(bk) {
                 acc.add(idx::KINGS_TOUCH, if pos.turn().is_white() { 1 } else { -1 });
             }

@@ -137,6 +137,7 @@ fn sprt(a: &[String]) -> Result<(), String> {
         summary: Some(out.with_extension("summary.csv")),
         out: Some(out),
         pgn: None,
+        pgn_variant_names: movegen::PgnVariantNames::Lichess,
         resume: true,
         sprt: Some(Sprt {
             elo0: 0.0,

@@ -235,6 +235,7 @@ impl Objective for MatchObjective {
             },
             out: None,
             pgn: None,
+            pgn_variant_names: movegen::PgnVariantNames::Lichess,
             summary: None,
             resume: false,
             sprt: None,

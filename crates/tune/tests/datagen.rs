@@ -126,6 +126,7 @@ fn positions_from_match_csv_and_pgn_agree() {
         },
         out: Some(csv.clone()),
         pgn: Some(pgn.clone()),
+        pgn_variant_names: movegen::PgnVariantNames::Lichess,
         summary: None,
         resume: false,
         sprt: None,

@@ -74,11 +74,12 @@ Examples:
   varia perft-merge part*.csv --format csv
   varia perft --suite data/perft/perft_public.csv --out results.csv")]
 pub struct Args {
-    /// Game: chess, suicide, threecheck, atomic, losers, knightmate (or an
-    /// alias: standard, normal, giveaway, 3check, three-check). Without it,
-    /// every game's start position is counted.
-    #[arg(long, value_name = "VARIANT")]
-    pub variant: Option<String>,
+    #[arg(
+        long,
+        value_name = "VARIANT",
+        help = crate::variant_arg::help("Without it, every game's start position is counted.")
+    )]
+    pub variant: Option<VariantKind>,
 
     /// Position to count (default: the variant's start position).
     #[arg(long, value_name = "FEN", requires = "variant")]
@@ -324,7 +325,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.out.is_some() && shard.is_none() {
         bail!("--out needs --suite or --shard");
     }
-    let jobs = match &args.variant {
+    let jobs = match args.variant {
         None => VariantKind::ALL
             .iter()
             .map(|&kind| Job {
@@ -332,8 +333,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 fen: kind.start_fen().to_string(),
             })
             .collect(),
-        Some(name) => {
-            let kind: VariantKind = name.parse()?;
+        Some(kind) => {
             let fen = args
                 .fen
                 .clone()

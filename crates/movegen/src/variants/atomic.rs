@@ -11,12 +11,15 @@
 //!   each other. Castling as in FIDE with the same exception.
 //! - Checkmate wins, stalemate draws. A position without one of the kings is
 //!   over (it exploded): no legal moves.
+//! - Bare kings (K v K) are a draw by insufficient material, as
+//!   Fairy-Stockfish and cutechess score them: kings never capture, so
+//!   neither side can win. A game rule, not a perft one.
 //!
 //! The explosion and the per-move legality test live in `movegen.rs` and
 //! `position.rs`, behind `V::ATOMIC`.
 
 use super::chess::fide_end_without_moves;
-use super::{FIDE_PROMOTIONS, FIDE_ROLES, FIDE_START};
+use super::{only_royals_left, FIDE_PROMOTIONS, FIDE_ROLES, FIDE_START};
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::variant::{win_for, Variant, VariantKind};
@@ -28,6 +31,7 @@ pub struct Atomic;
 
 impl Variant for Atomic {
     const KIND: VariantKind = VariantKind::Atomic;
+    const HAS_END_RULE: bool = true;
     const ATOMIC: bool = true;
     const PROMOTIONS: &'static [Role] = FIDE_PROMOTIONS;
     const ROLES: &'static [Role] = FIDE_ROLES;
@@ -43,5 +47,9 @@ impl Variant for Atomic {
 
     fn end_without_moves(pos: &Position<Self>) -> Outcome {
         fide_end_without_moves(pos)
+    }
+
+    fn insufficient_material(pos: &Position<Self>) -> bool {
+        only_royals_left(pos)
     }
 }

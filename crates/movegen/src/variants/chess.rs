@@ -15,6 +15,7 @@ pub struct Chess;
 
 impl Variant for Chess {
     const KIND: VariantKind = VariantKind::Chess;
+    const HAS_END_RULE: bool = false;
     const PROMOTIONS: &'static [Role] = FIDE_PROMOTIONS;
     const ROLES: &'static [Role] = FIDE_ROLES;
     const START_FEN: &'static str = FIDE_START;

@@ -8,8 +8,11 @@
 //! - Castling as in FIDE: the unmoved royal knight moves two squares toward an
 //!   unmoved rook, which lands beside it; squares between them empty; the royal
 //!   knight not in check on its square, the square it passes or where it lands.
+//! - Two bare royal knights are a draw by insufficient material, as
+//!   Fairy-Stockfish and cutechess score them (a game rule, not a perft one).
 
 use super::chess::fide_end_without_moves;
+use super::only_royals_left;
 use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::variant::{Variant, VariantKind};
@@ -21,6 +24,7 @@ pub struct Knightmate;
 
 impl Variant for Knightmate {
     const KIND: VariantKind = VariantKind::Knightmate;
+    const HAS_END_RULE: bool = false;
     const ROYAL_KNIGHT: bool = true;
     const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Commoner];
     const ROLES: &'static [Role] = &[
@@ -39,5 +43,9 @@ impl Variant for Knightmate {
 
     fn end_without_moves(pos: &Position<Self>) -> Outcome {
         fide_end_without_moves(pos)
+    }
+
+    fn insufficient_material(pos: &Position<Self>) -> bool {
+        only_royals_left(pos)
     }
 }

@@ -19,8 +19,8 @@ pub struct Losers;
 
 impl Variant for Losers {
     const KIND: VariantKind = VariantKind::Losers;
+    const HAS_END_RULE: bool = true;
     const MUST_CAPTURE: bool = true;
-    const BARE_KING_WINS: bool = true;
     const PROMOTIONS: &'static [Role] = FIDE_PROMOTIONS;
     const ROLES: &'static [Role] = FIDE_ROLES;
     const START_FEN: &'static str = FIDE_START;

@@ -31,3 +31,10 @@ pub(crate) const FIDE_ROLES: &[Role] = &[
 ];
 /// The FIDE start position.
 pub(crate) const FIDE_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// `true` if only the royal pieces are left (K v K; two royal knights in
+/// knightmate): the insufficient material of the games where nothing else
+/// is (threecheck, atomic, knightmate).
+pub(crate) fn only_royals_left<V: crate::Variant>(pos: &crate::Position<V>) -> bool {
+    pos.board().occupied() == pos.board().role(Role::King)
+}

@@ -20,6 +20,7 @@ pub struct Suicide;
 
 impl Variant for Suicide {
     const KIND: VariantKind = VariantKind::Suicide;
+    const HAS_END_RULE: bool = true;
     const ROYAL: bool = false;
     const MUST_CAPTURE: bool = true;
     const PROMOTIONS: &'static [Role] = &[

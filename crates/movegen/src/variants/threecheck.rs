@@ -7,7 +7,7 @@
 //! insufficient material.
 
 use super::chess::fide_end_without_moves;
-use super::{FIDE_PROMOTIONS, FIDE_ROLES};
+use super::{only_royals_left, FIDE_PROMOTIONS, FIDE_ROLES};
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::variant::{win_for, Variant, VariantKind};
@@ -19,6 +19,7 @@ pub struct ThreeCheck;
 
 impl Variant for ThreeCheck {
     const KIND: VariantKind = VariantKind::ThreeCheck;
+    const HAS_END_RULE: bool = true;
     const CHECK_COUNTING: bool = true;
     const PROMOTIONS: &'static [Role] = FIDE_PROMOTIONS;
     const ROLES: &'static [Role] = FIDE_ROLES;
@@ -38,6 +39,6 @@ impl Variant for ThreeCheck {
     }
 
     fn insufficient_material(pos: &Position<Self>) -> bool {
-        pos.board().occupied() == pos.board().role(Role::King)
+        only_royals_left(pos)
     }
 }

@@ -34,15 +34,9 @@ use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The `UCI_Variant` values, in the order they are offered.
-pub const VARIANTS: [&str; 6] = [
-    "chess",
-    "giveaway",
-    "3check",
-    "atomic",
-    "losers",
-    "knightmate",
-];
+/// The `UCI_Variant` values, in the order they are offered (the registry's
+/// protocol names).
+pub const VARIANTS: [&str; VariantKind::ALL.len()] = VariantKind::protocol_names();
 
 /// Runs the UCI loop until `quit` or the end of `input`. At the end of input a
 /// search with limits is allowed to finish (and its `bestmove` printed); an

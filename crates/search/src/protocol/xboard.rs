@@ -53,10 +53,15 @@ use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The `feature` line sent on `protover 2`.
-pub const FEATURES: &str = "feature myname=\"varia\" \
-variants=\"normal,giveaway,3check,atomic,losers,knightmate\" setboard=1 usermove=1 ping=1 \
-sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=0 reuse=1 done=1";
+/// The `feature` line sent on `protover 2`; `variants=` lists the registry's
+/// CECP names.
+pub fn features() -> String {
+    format!(
+        "feature myname=\"varia\" variants=\"{}\" setboard=1 usermove=1 ping=1 \
+sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=0 reuse=1 done=1",
+        VariantKind::cecp_names().join(",")
+    )
+}
 
 /// Commands that are accepted and need nothing done.
 const IGNORED: &[&str] = &[
@@ -232,7 +237,7 @@ impl Xboard {
         match cmd {
             "protover" => {
                 if arg.and_then(|v| v.parse::<u32>().ok()).unwrap_or(0) >= 2 {
-                    self.out.line(FEATURES);
+                    self.out.line(&features());
                 }
             }
             "new" => {
