@@ -12,7 +12,7 @@
 //! each and whose entries also hold the full key and the depth. Either way a
 //! hit is taken only when all 64 key bits and the depth match, so a hashed
 //! run gives the counts of the unhashed one unless two different positions
-//! share a 64-bit key (odds in the `PerftTable` docs and the README).
+//! share a 64-bit key (odds in the `PerftTable` docs and docs/perft.md).
 
 use movegen::{leaf_stats, perft_stats, Move, PerftStats, PerftTable, Position, Variant};
 use std::sync::{Mutex, MutexGuard};

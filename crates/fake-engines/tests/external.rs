@@ -1,9 +1,11 @@
-//! External players against fake engines (Python scripts in `fake_engines/`,
-//! standard library only): legal play over UCI and CECP, and the failures a
-//! match must survive — a crash (that game lost, the engine restarted, the
-//! other games played), a hang (lost on time without stalling the match), an
-//! illegal move, a rejected move, a resignation, a result claimed instead of
-//! a move.
+//! arena's external players against the fake engines of this crate
+//! (`fake-engine uci|xboard`, built by cargo before these tests): legal play
+//! over UCI and CECP, and the failures a match must survive — a crash (that
+//! game lost, the engine restarted, the other games played), a hang (lost on
+//! time without stalling the match), an illegal move, a rejected move, a
+//! resignation, a result claimed instead of a move. They live here rather
+//! than in `crates/arena/tests` because only a package's own integration
+//! tests get its binaries' paths (`CARGO_BIN_EXE_fake-engine`).
 
 use arena::results::GameRow;
 use arena::{
@@ -11,29 +13,17 @@ use arena::{
     Player, ScheduleSpec, TimeControl,
 };
 use movegen::VariantKind;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-fn script(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fake_engines")
-        .join(name)
-        .display()
-        .to_string()
-}
-
+/// The fake engine `fake-engine PROTO ARGS` (PROTO `uci` or `xboard`, its
+/// mode argument too) as a player.
 fn fake(name: &str, proto: &str, args: &str, limits: MoveLimits) -> EngineSpec {
-    let file = if proto == "uci" {
-        "fake_uci.py"
-    } else {
-        "fake_cecp.py"
-    };
     EngineSpec {
         name: name.to_string(),
         limits,
         settings: vec![
-            ("cmd".into(), "python3".into()),
-            ("args".into(), format!("{} {args}", script(file))),
+            ("cmd".into(), env!("CARGO_BIN_EXE_fake-engine").into()),
+            ("args".into(), format!("{proto} {args}")),
             ("proto".into(), proto.into()),
             ("timeout".into(), "20".into()),
         ],
