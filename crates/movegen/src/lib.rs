@@ -48,7 +48,7 @@ pub use outcome::{EndReason, Outcome};
 pub use perft::{divide, perft};
 pub use perft_table::{perft_hashed, PerftTable};
 pub use position::{castle, Position};
-pub use stats::{leaf_stats, perft_stats, PerftStats, StatColumns, STAT_NAMES};
+pub use stats::{leaf_stats, perft_stats, PerftStats, StatColumns, STAT_COUNT, STAT_NAMES};
 pub use types::{Color, Piece, Role, Square};
 pub use variant::{UnknownVariant, Variant, VariantKind};
 pub use variant_game::{GameSetupError, VariantGame};
