@@ -20,6 +20,7 @@
 pub mod attacks;
 mod bitboard;
 mod board;
+pub mod bucket_table;
 mod fen;
 mod game;
 mod movegen;
