@@ -3,7 +3,7 @@
 //! Both loops read commands from any `BufRead` and write replies to any
 //! `Write`, so they run on stdin/stdout in `varia uci` / `varia xboard` and on
 //! in-memory buffers or pipes in tests. The design is the same for both, so
-//! it is written once ([`session`]):
+//! it is written once (the private `session` module):
 //!
 //! * a reader thread turns input lines into [`Event::Line`]s (and the end of
 //!   input into [`Event::Eof`]) on a channel;

@@ -10,7 +10,7 @@
 //!
 //! Options: `UCI_Variant` (combo of the protocol names `chess giveaway 3check
 //! atomic losers knightmate`), `Hash` (MB), `Threads`, `EvalFile` (an
-//! [`EvalParams`](crate::EvalParams) TOML for the current variant; empty for
+//! [`EvalParams`] TOML for the current variant; empty for
 //! the built-in weights).
 //!
 //! FENs are varia's dialect: threecheck takes the `W+B` remaining-checks
