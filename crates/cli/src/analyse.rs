@@ -11,8 +11,8 @@
 //! limit) is one `error: ...` line and exit code 2.
 
 use anyhow::{bail, Context as _};
-use movegen::{dispatch, Position, Variant, VariantKind};
-use search::protocol::{describe_outcome, san_line, MAX_HASH_MB, MAX_THREADS};
+use movegen::{with_game, Position, Variant, VariantKind};
+use search::protocol::{MAX_HASH_MB, MAX_THREADS};
 use search::{search, EvalParams, Info, Limits, Shared};
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -67,20 +67,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.movetime == Some(0) {
         bail!("--movetime must be at least 1 ms");
     }
-    dispatch!(args.variant, V => analyse::<V>(&args))
+    // The engine protocols' checks: a valid FEN with sane clocks.
+    let game =
+        search::protocol::new_game(args.variant, args.fen.as_deref()).with_context(|| {
+            format!(
+                "invalid FEN \"{}\" for {}",
+                args.fen.as_deref().unwrap_or_default(),
+                args.variant
+            )
+        })?;
+    with_game!(&game, V, g => analyse::<V>(g.position(), &args))
 }
 
-fn analyse<V: Variant>(args: &Args) -> anyhow::Result<ExitCode> {
-    let pos = match &args.fen {
-        Some(fen) => search::protocol::parse_fen::<V>(fen)
-            .map_err(anyhow::Error::msg)
-            .with_context(|| format!("invalid FEN \"{fen}\" for {}", V::KIND))?,
-        None => Position::<V>::startpos(),
-    };
-    let params = match &args.eval {
-        Some(path) => EvalParams::load(V::KIND, path)?,
-        None => EvalParams::default_for(V::KIND),
-    };
+fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCode> {
+    let params = EvalParams::load_or_default(V::KIND, args.eval.as_deref())?;
     let limits = match (args.depth, args.movetime) {
         (Some(d), _) => Limits::depth(d),
         (None, Some(ms)) => Limits::movetime(Duration::from_millis(ms)),
@@ -88,7 +88,7 @@ fn analyse<V: Variant>(args: &Args) -> anyhow::Result<ExitCode> {
     };
     println!("variant {}  fen {}", V::KIND.name(), pos.fen());
     if let Some(o) = pos.outcome() {
-        println!("game over: {} ({})", o.result_str(), describe_outcome(o));
+        println!("game over: {} ({})", o.result_str(), o.description());
         println!("bestmove 0000");
         return Ok(ExitCode::SUCCESS);
     }
@@ -104,11 +104,11 @@ fn analyse<V: Variant>(args: &Args) -> anyhow::Result<ExitCode> {
             info.nodes,
             info.nps(),
             info.time_ms,
-            san_line(&pos, &info.pv)
+            pos.san_line(&info.pv)
         );
     };
     let r = search(
-        &pos,
+        pos,
         &[],
         &limits,
         &params,
@@ -124,7 +124,7 @@ fn analyse<V: Variant>(args: &Args) -> anyhow::Result<ExitCode> {
     println!("score {}", score_text(r.score));
     println!("depth {}  nodes {}", r.depth, r.nodes);
     println!("pv {}", pv.join(" "));
-    println!("san {}", san_line(&pos, &r.pv));
+    println!("san {}", pos.san_line(&r.pv));
     Ok(ExitCode::SUCCESS)
 }
 

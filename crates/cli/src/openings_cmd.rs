@@ -12,7 +12,7 @@
 
 use anyhow::{anyhow, bail, Context as _};
 use arena::schedule::splitmix;
-use movegen::{dispatch, Game, Position, Variant, VariantKind};
+use movegen::{with_game, VariantGame, VariantKind};
 use rayon::prelude::*;
 use search::{EvalParams, Limits, Shared};
 use std::collections::HashSet;
@@ -84,68 +84,50 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// A random line: its moves in UCI, the FEN reached, and the key history.
-struct Candidate {
-    moves: Vec<String>,
-    fen: String,
-}
-
-/// Draws candidate `index`: `plies` uniformly random legal moves, `None` if
-/// the game ends on the way.
-fn draw<V: Variant>(seed: u64, index: u64, plies: u32) -> Option<(Candidate, u64)> {
+/// Draws candidate `index`: `plies` uniformly random legal moves of game
+/// `kind` from its start position, `None` if the game ends on the way.
+fn draw(kind: VariantKind, seed: u64, index: u64, plies: u32) -> Option<VariantGame> {
     let mut state = seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
     splitmix(&mut state);
-    let mut game = Game::new(Position::<V>::startpos());
-    let mut moves = Vec::new();
+    let mut game = VariantGame::new(kind);
     for _ in 0..plies {
         if game.outcome().is_some() {
             return None;
         }
-        let legal = game.position().legal_moves();
+        let legal = game.legal_moves();
         if legal.is_empty() {
             return None;
         }
         let m = legal[(splitmix(&mut state) % legal.len() as u64) as usize];
-        moves.push(m.uci());
-        game.play_unchecked(m);
+        game.play(m).ok()?;
     }
     if game.outcome().is_some() {
         return None;
     }
-    Some((
-        Candidate {
-            moves,
-            fen: game.position().fen(),
-        },
-        game.position().key(),
-    ))
+    Some(game)
 }
 
-/// Score of the candidate's final position for the side to move.
-fn balance<V: Variant>(c: &Candidate, depth: u32, params: &EvalParams, shared: &mut Shared) -> i32 {
+/// Score of the candidate's final position for the side to move, with the
+/// line's positions as the repetition history.
+fn balance(c: &VariantGame, depth: u32, params: &EvalParams, shared: &mut Shared) -> i32 {
     shared.tt.clear();
-    let mut game = Game::new(Position::<V>::startpos());
-    for m in &c.moves {
-        if game.play_uci(m).is_err() {
-            return i32::MAX;
-        }
-    }
-    let keys = game.keys();
     let limits = Limits {
         depth: Some(depth),
         nodes: Some(MAX_NODES),
         ..Limits::default()
     };
-    let r = search::search(
-        game.position(),
-        &keys[..keys.len() - 1],
-        &limits,
-        params,
-        shared,
-        1,
-        &mut |_| {},
-    );
-    r.score
+    with_game!(c, V, g => {
+        search::search::<V>(
+            g.position(),
+            g.history_keys(),
+            &limits,
+            params,
+            shared,
+            1,
+            &mut |_| {},
+        )
+        .score
+    })
 }
 
 /// Runs `varia openings`.
@@ -179,7 +161,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let start_fen = kind.start_fen();
     let batch = 64 * threads;
     let mut seen: HashSet<u64> = HashSet::new();
-    let mut kept: Vec<Candidate> = Vec::new();
+    let mut kept: Vec<VariantGame> = Vec::new();
     let (mut drawn, mut searched) = (0u64, 0usize);
     let limit = args.count.saturating_mul(MAX_TRIES_PER_OPENING) as u64;
     while kept.len() < args.count {
@@ -192,10 +174,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let mut cands = Vec::new();
         while cands.len() < batch && drawn < limit {
-            let c = dispatch!(kind, V => draw::<V>(args.seed, drawn, args.plies));
+            let c = draw(kind, args.seed, drawn, args.plies);
             drawn += 1;
-            if let Some((c, key)) = c {
-                if seen.insert(key) {
+            if let Some(c) = c {
+                if seen.insert(c.key()) {
                     cands.push(c);
                 }
             }
@@ -206,7 +188,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .par_iter()
                 .map_init(
                     || Shared::new(1),
-                    |shared, c| dispatch!(kind, V => balance::<V>(c, args.depth, &params, shared)),
+                    |shared, c| balance(c, args.depth, &params, shared),
                 )
                 .collect()
         });
@@ -234,10 +216,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for c in &kept {
         match args.format {
             OutputFormat::Epd => {
-                text.push_str(&format!("{start_fen} moves {}\n", c.moves.join(" ")))
+                text.push_str(&format!("{start_fen} moves {}\n", c.uci_moves().join(" ")))
             }
             OutputFormat::Fen => {
-                text.push_str(&c.fen);
+                text.push_str(&c.fen());
                 text.push('\n');
             }
         }

@@ -324,6 +324,27 @@ impl<V: Variant> Position<V> {
         Ok(())
     }
 
+    /// A text picture of the board (rank 8 first, pieces in FEN letters,
+    /// `.` for an empty square, files under it), for a person debugging.
+    pub fn diagram(&self) -> String {
+        let mut out = String::from(" +-----------------+\n");
+        for rank in (0..8).rev() {
+            out.push_str(&format!("{}| ", rank + 1));
+            for file in 0..8 {
+                match self.board.piece_at(Square::from_coords(file, rank)) {
+                    Some(p) => {
+                        out.push(p.char());
+                        out.push(' ');
+                    }
+                    None => out.push_str(". "),
+                }
+            }
+            out.push_str("|\n");
+        }
+        out.push_str(" +-----------------+\n   a b c d e f g h");
+        out
+    }
+
     /// The FEN of this position (threecheck with its `W+B` field).
     pub fn fen(&self) -> String {
         let mut s = String::with_capacity(90);

@@ -49,6 +49,12 @@ impl<V: Variant> Game<V> {
         &self.keys
     }
 
+    /// Keys of the positions before the current one, oldest first: the
+    /// history a search needs to see repetitions.
+    pub fn history_keys(&self) -> &[u64] {
+        &self.keys[..self.keys.len() - 1]
+    }
+
     /// Plays `m` after checking it is legal.
     pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
         if !self.position.is_legal(m) {

@@ -20,6 +20,7 @@
 pub mod attacks;
 mod bitboard;
 mod board;
+pub mod bucket_table;
 mod fen;
 mod game;
 mod movegen;
@@ -48,7 +49,7 @@ pub use outcome::{EndReason, Outcome};
 pub use perft::{divide, perft};
 pub use perft_table::{perft_hashed, PerftTable};
 pub use position::{castle, Position};
-pub use stats::{leaf_stats, perft_stats, PerftStats, StatColumns, STAT_NAMES};
+pub use stats::{leaf_stats, perft_stats, PerftStats, StatColumns, STAT_COUNT, STAT_NAMES};
 pub use types::{Color, Piece, Role, Square};
 pub use variant::{
     PgnVariantNames, UnknownPgnVariantNames, UnknownVariant, Variant, VariantKind, VariantMeta,

@@ -47,6 +47,22 @@ impl EndReason {
             EndReason::InsufficientMaterial => "insufficient_material",
         }
     }
+
+    /// The reason in words, to follow "by": `checkmate`, `king explosion`,
+    /// `3-fold repetition` (see [`Outcome::description`]).
+    pub const fn words(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::ThirdCheck => "third check",
+            EndReason::KingExploded => "king explosion",
+            EndReason::NoMoves => "having no moves left",
+            EndReason::BareKing => "bare king",
+            EndReason::FiftyMoves => "50-move rule",
+            EndReason::Repetition => "3-fold repetition",
+            EndReason::InsufficientMaterial => "insufficient material",
+        }
+    }
 }
 
 impl fmt::Display for EndReason {
@@ -103,6 +119,17 @@ impl Outcome {
         }
     }
 
+    /// The result in words for people, e.g. `White wins by checkmate` or
+    /// `Draw by 3-fold repetition` (CECP puts this in its result comment).
+    pub fn description(self) -> String {
+        let how = self.reason().words();
+        match self.winner() {
+            Some(Color::White) => format!("White wins by {how}"),
+            Some(Color::Black) => format!("Black wins by {how}"),
+            None => format!("Draw by {how}"),
+        }
+    }
+
     /// Score from White's point of view: 1, 0.5 or 0.
     pub const fn white_score(self) -> f64 {
         match self.winner() {
@@ -116,5 +143,28 @@ impl Outcome {
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.result_str(), self.reason())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions_name_the_winner_and_the_reason() {
+        let mate = Outcome::Decisive {
+            winner: Color::White,
+            reason: EndReason::Checkmate,
+        };
+        assert_eq!(mate.description(), "White wins by checkmate");
+        let boom = Outcome::Decisive {
+            winner: Color::Black,
+            reason: EndReason::KingExploded,
+        };
+        assert_eq!(boom.description(), "Black wins by king explosion");
+        let draw = Outcome::Draw {
+            reason: EndReason::Repetition,
+        };
+        assert_eq!(draw.description(), "Draw by 3-fold repetition");
     }
 }

@@ -11,58 +11,40 @@
 //! compared per probe that is about 4 / 2^64 per probe, around 2e-9 over the
 //! 10^10 probes of a perft(9).
 //!
-//! Buckets of four entries fill one 64-byte cache line; a store replaces the
-//! shallowest entry of its bucket (deep subtrees are worth more).
+//! Buckets of four entries fill one 64-byte cache line (the slots and
+//! buckets are [`crate::bucket_table`]'s, shared with the engine's table); a
+//! store replaces the shallowest entry of its bucket (deep subtrees are
+//! worth more).
 
+use crate::bucket_table::BucketTable;
 use crate::movegen::{generate, EachMove};
 use crate::position::Position;
 use crate::variant::Variant;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-#[derive(Default)]
-struct Entry {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
-#[repr(align(64))]
-#[derive(Default)]
-struct Bucket([Entry; 4]);
-
-const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
 /// Perft subtree counts keyed by Zobrist key and depth.
 pub struct PerftTable {
-    buckets: Vec<Bucket>,
+    table: BucketTable,
 }
 
 impl PerftTable {
     /// A table using about `bytes` of memory (at least one bucket).
     pub fn new(bytes: usize) -> PerftTable {
-        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets.resize_with(n, Bucket::default);
-        PerftTable { buckets }
+        PerftTable {
+            table: BucketTable::new(bytes),
+        }
     }
 
     /// Bytes used.
     pub fn size_bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
-    }
-
-    #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        self.table.size_bytes()
     }
 
     /// The stored count of the subtree of `depth` below the position with `key`.
     #[inline]
     pub fn probe(&self, key: u64, depth: u32) -> Option<u64> {
-        for e in &self.bucket(key).0 {
-            let data = e.data.load(Relaxed);
-            let check = e.check.load(Relaxed);
-            if check ^ data == key && data & 0xff == depth as u64 && data != 0 {
+        for e in self.table.bucket(key) {
+            let (data, stored_key) = e.load();
+            if stored_key == key && data & 0xff == depth as u64 && data != 0 {
                 return Some(data >> 8);
             }
         }
@@ -73,12 +55,12 @@ impl PerftTable {
     #[inline]
     pub fn store(&self, key: u64, depth: u32, nodes: u64) {
         let data = nodes << 8 | depth as u64;
-        let bucket = self.bucket(key);
-        let mut victim = &bucket.0[0];
+        let bucket = self.table.bucket(key);
+        let mut victim = &bucket[0];
         let mut victim_depth = u64::MAX;
-        for e in &bucket.0 {
-            let d = e.data.load(Relaxed);
-            if e.check.load(Relaxed) ^ d == key {
+        for e in bucket {
+            let (d, stored_key) = e.load();
+            if stored_key == key {
                 victim = e;
                 break;
             }
@@ -87,8 +69,7 @@ impl PerftTable {
                 victim = e;
             }
         }
-        victim.data.store(data, Relaxed);
-        victim.check.store(key ^ data, Relaxed);
+        victim.store(key, data);
     }
 }
 

@@ -25,53 +25,91 @@
 //! Columns that mean nothing in a game are `None` (see [`StatColumns`]):
 //! suicide has no check, so no checks, checkmates or stalemates; chess has no
 //! variant win.
+//!
+//! The eleven counts are declared once (the `perft_stats!` list below): the
+//! struct, [`STAT_NAMES`], the sum and the array form come from that list,
+//! so the files and tables written in column order cannot drift from it.
 
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Variant;
 use std::ops::AddAssign;
 
-/// Counts over the leaf moves of a perft.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct PerftStats {
-    /// Leaf moves (the perft number).
-    pub nodes: u64,
-    /// Captures, en passant included.
-    pub captures: u64,
-    /// En-passant captures.
-    pub en_passant: u64,
-    /// Castlings.
-    pub castles: u64,
-    /// Promotions (each promotion piece counts once).
-    pub promotions: u64,
-    /// Moves that give check.
-    pub checks: u64,
-    /// Checks given by a piece that did not move.
-    pub discovered_checks: u64,
-    /// Checks by two or more pieces.
-    pub double_checks: u64,
-    /// Leaves where the side to move is checkmated.
-    pub checkmates: u64,
-    /// Leaves where the side to move is stalemated.
-    pub stalemates: u64,
-    /// Leaves where the game just ended by the variant's own rule.
-    pub variant_wins: u64,
+/// Which [`StatColumns`] flag decides whether a count means something.
+#[derive(Clone, Copy)]
+enum Group {
+    /// Every game has it.
+    Always,
+    /// Only games with check ([`StatColumns::check_columns`]).
+    Check,
+    /// Only games with a win by their own rule ([`StatColumns::variant_wins`]).
+    VariantWin,
 }
 
-impl AddAssign for PerftStats {
-    fn add_assign(&mut self, o: PerftStats) {
-        self.nodes += o.nodes;
-        self.captures += o.captures;
-        self.en_passant += o.en_passant;
-        self.castles += o.castles;
-        self.promotions += o.promotions;
-        self.checks += o.checks;
-        self.discovered_checks += o.discovered_checks;
-        self.double_checks += o.double_checks;
-        self.checkmates += o.checkmates;
-        self.stalemates += o.stalemates;
-        self.variant_wins += o.variant_wins;
-    }
+/// Declares [`PerftStats`] from one list of its counts, so that the field
+/// order, the column names, the sum and the array form cannot disagree.
+macro_rules! perft_stats {
+    ($($(#[doc = $doc:literal])* $field:ident: $group:ident,)*) => {
+        /// Counts over the leaf moves of a perft.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct PerftStats {
+            $($(#[doc = $doc])* pub $field: u64,)*
+        }
+
+        /// How many counts a [`PerftStats`] has.
+        pub const STAT_COUNT: usize = [$(stringify!($field)),*].len();
+
+        /// The column names, in field order (the order of every stats
+        /// table and file).
+        pub const STAT_NAMES: [&str; STAT_COUNT] = [$(stringify!($field)),*];
+
+        /// The column group of each count, in field order.
+        const STAT_GROUPS: [Group; STAT_COUNT] = [$(Group::$group),*];
+
+        impl PerftStats {
+            /// The counts in [`STAT_NAMES`] order.
+            pub const fn to_array(&self) -> [u64; STAT_COUNT] {
+                [$(self.$field),*]
+            }
+
+            /// Counts from an array in [`STAT_NAMES`] order.
+            pub const fn from_array(counts: [u64; STAT_COUNT]) -> PerftStats {
+                let [$($field),*] = counts;
+                PerftStats { $($field),* }
+            }
+        }
+
+        impl AddAssign for PerftStats {
+            fn add_assign(&mut self, o: PerftStats) {
+                $(self.$field += o.$field;)*
+            }
+        }
+    };
+}
+
+perft_stats! {
+    /// Leaf moves (the perft number).
+    nodes: Always,
+    /// Captures, en passant included.
+    captures: Always,
+    /// En-passant captures.
+    en_passant: Always,
+    /// Castlings.
+    castles: Always,
+    /// Promotions (each promotion piece counts once).
+    promotions: Always,
+    /// Moves that give check.
+    checks: Check,
+    /// Checks given by a piece that did not move.
+    discovered_checks: Check,
+    /// Checks by two or more pieces.
+    double_checks: Check,
+    /// Leaves where the side to move is checkmated.
+    checkmates: Check,
+    /// Leaves where the side to move is stalemated.
+    stalemates: Check,
+    /// Leaves where the game just ended by the variant's own rule.
+    variant_wins: VariantWin,
 }
 
 /// Which stats columns mean something in a game.
@@ -92,41 +130,20 @@ impl StatColumns {
         }
     }
 
-    /// The stats as CSV-ready optional values, in the column order
-    /// `nodes,captures,en_passant,castles,promotions,checks,discovered_checks,
-    /// double_checks,checkmates,stalemates,variant_wins`.
-    pub fn values(self, s: &PerftStats) -> [Option<u64>; 11] {
-        let c = |v: u64| self.check_columns.then_some(v);
-        [
-            Some(s.nodes),
-            Some(s.captures),
-            Some(s.en_passant),
-            Some(s.castles),
-            Some(s.promotions),
-            c(s.checks),
-            c(s.discovered_checks),
-            c(s.double_checks),
-            c(s.checkmates),
-            c(s.stalemates),
-            self.variant_wins.then_some(s.variant_wins),
-        ]
+    /// The stats as optional values in [`STAT_NAMES`] order: `None` for a
+    /// count that means nothing in the game.
+    pub fn values(self, s: &PerftStats) -> [Option<u64>; STAT_COUNT] {
+        let counts = s.to_array();
+        std::array::from_fn(|i| {
+            let shown = match STAT_GROUPS[i] {
+                Group::Always => true,
+                Group::Check => self.check_columns,
+                Group::VariantWin => self.variant_wins,
+            };
+            shown.then_some(counts[i])
+        })
     }
 }
-
-/// The column names in [`StatColumns::values`] order.
-pub const STAT_NAMES: [&str; 11] = [
-    "nodes",
-    "captures",
-    "en_passant",
-    "castles",
-    "promotions",
-    "checks",
-    "discovered_checks",
-    "double_checks",
-    "checkmates",
-    "stalemates",
-    "variant_wins",
-];
 
 /// Classifies one leaf move `m` played from `pos`.
 pub fn leaf_stats<V: Variant>(pos: &Position<V>, m: Move) -> PerftStats {
@@ -184,4 +201,34 @@ pub fn perft_stats<V: Variant>(pos: &Position<V>, depth: u32) -> PerftStats {
         }
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::{Chess, Suicide};
+
+    #[test]
+    fn array_form_follows_the_names() {
+        let counts: [u64; STAT_COUNT] = std::array::from_fn(|i| i as u64 + 1);
+        let s = PerftStats::from_array(counts);
+        assert_eq!((s.nodes, s.en_passant, s.variant_wins), (1, 3, 11));
+        assert_eq!(s.to_array(), counts);
+        assert_eq!(STAT_NAMES[2], "en_passant");
+        let mut sum = s;
+        sum += s;
+        assert_eq!(sum.to_array(), counts.map(|c| 2 * c));
+    }
+
+    #[test]
+    fn values_hide_the_columns_a_game_lacks() {
+        let s = PerftStats::from_array([7; STAT_COUNT]);
+        let chess = StatColumns::of::<Chess>().values(&s);
+        assert_eq!(chess[..10], [Some(7); 10]);
+        assert_eq!(chess[10], None);
+        let suicide = StatColumns::of::<Suicide>().values(&s);
+        assert_eq!(suicide[..5], [Some(7); 5]);
+        assert_eq!(suicide[5..10], [None; 5]);
+        assert_eq!(suicide[10], Some(7));
+    }
 }

@@ -195,13 +195,18 @@ impl VariantGame {
     /// Keys of the positions before the current one, oldest first: the
     /// history a search needs for repetitions.
     pub fn history_keys(&self) -> &[u64] {
-        let keys = self.keys();
-        &keys[..keys.len().saturating_sub(1)]
+        with_game!(self, V, g => g.history_keys())
     }
 
     /// Zobrist key of the current position.
     pub fn key(&self) -> u64 {
         with_game!(self, V, g => g.position().key())
+    }
+
+    /// A text picture of the current position's board (see
+    /// [`Position::diagram`]).
+    pub fn diagram(&self) -> String {
+        with_game!(self, V, g => g.position().diagram())
     }
 
     /// Legal moves of the current position, in generation order.
@@ -316,6 +321,44 @@ mod tests {
         let g =
             VariantGame::from_fen(VariantKind::Chess, "4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
         assert!(!g.starts_from_startpos());
+    }
+
+    #[test]
+    fn history_is_the_positions_before_the_current_one() {
+        let mut g = VariantGame::new(VariantKind::Chess);
+        assert!(g.history_keys().is_empty());
+        g.play_uci("g1f3").unwrap();
+        g.play_uci("g8f6").unwrap();
+        let h = g.history_keys();
+        assert_eq!(h.len(), 2);
+        assert_eq!(h[0], Position::<Chess>::startpos().key());
+        assert_ne!(h[1], g.key());
+        assert_eq!(g.keys().last(), Some(&g.key()));
+    }
+
+    #[test]
+    fn san_lines_number_moves() {
+        let mut g = VariantGame::new(VariantKind::Chess);
+        let e4 = g.parse_uci("e2e4").unwrap();
+        let before = g.clone();
+        g.play(e4).unwrap();
+        let e5 = g.parse_uci("e7e5").unwrap();
+        assert_eq!(before.san_line(&[e4, e5]), "1. e4 e5");
+        assert_eq!(g.san_line(&[e5]), "1... e5");
+        assert_eq!(g.san_line(&[e4]), "", "stops at the first illegal move");
+    }
+
+    #[test]
+    fn diagram_draws_the_board_in_fen_letters() {
+        let g = VariantGame::from_fen(VariantKind::Knightmate, "4k3/8/8/8/8/8/8/m3K3 w - - 0 1")
+            .unwrap();
+        let d = g.diagram();
+        let lines: Vec<&str> = d.lines().collect();
+        assert_eq!(lines.len(), 11);
+        assert_eq!(lines[0], " +-----------------+");
+        assert_eq!(lines[1], "8| . . . . k . . . |");
+        assert_eq!(lines[8], "1| m . . . K . . . |");
+        assert_eq!(lines[10], "   a b c d e f g h");
     }
 
     #[test]

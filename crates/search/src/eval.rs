@@ -314,6 +314,18 @@ impl EvalParams {
         EvalParams::from_toml(kind, &text, &path.display().to_string())
     }
 
+    /// Weights for `kind` from the TOML file `path`, or the built-in ones
+    /// when there is no file (an engine option left empty, no `--eval`).
+    pub fn load_or_default(
+        kind: VariantKind,
+        path: Option<&Path>,
+    ) -> Result<EvalParams, ParamsError> {
+        match path {
+            Some(path) => EvalParams::load(kind, path),
+            None => Ok(EvalParams::default_for(kind)),
+        }
+    }
+
     /// The weights as TOML: `variant`, then every group (material and mobility
     /// as tables keyed by piece, piece-square tables as rows from rank 1 up).
     pub fn to_toml(&self) -> String {

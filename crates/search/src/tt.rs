@@ -5,8 +5,11 @@
 //! the entry only if it equals the position's key, so an entry torn by two
 //! concurrent writers reads as a miss, never as a wrong hit. Relaxed ordering
 //! is enough: each word is atomic, and the XOR ties the pair together.
-//! Buckets of four entries fill a 64-byte cache line.
+//! Buckets of four entries fill a 64-byte cache line. The slots and buckets
+//! are [`movegen::bucket_table`]'s, shared with the perft table; the packing
+//! of an entry and the replacement policy are this table's own.
 
+use movegen::bucket_table::BucketTable;
 use movegen::Move;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -36,21 +39,9 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
-#[derive(Default)]
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
-#[repr(align(64))]
-#[derive(Default)]
-struct Bucket([Slot; 4]);
-
-const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
-
 /// The shared transposition table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    table: BucketTable,
     age: AtomicU64,
     mb: usize,
 }
@@ -87,11 +78,8 @@ fn unpack(d: u64) -> Option<TtEntry> {
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets.resize_with(n, Bucket::default);
         TranspositionTable {
-            buckets,
+            table: BucketTable::new(mb.max(1) * 1024 * 1024),
             age: AtomicU64::new(0),
             mb,
         }
@@ -104,9 +92,7 @@ impl TranspositionTable {
 
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
-        for b in &mut self.buckets {
-            *b = Bucket::default();
-        }
+        self.table.clear();
     }
 
     /// Starts a new search: older entries become preferred victims.
@@ -114,17 +100,12 @@ impl TranspositionTable {
         self.age.fetch_add(1, Relaxed);
     }
 
-    #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
-        &self.buckets[((key as u128 * self.buckets.len() as u128) >> 64) as usize]
-    }
-
     /// Looks up `key`.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
-        for s in &self.bucket(key).0 {
-            let data = s.data.load(Relaxed);
-            if data != 0 && s.check.load(Relaxed) ^ data == key {
+        for s in self.table.bucket(key) {
+            let (data, stored_key) = s.load();
+            if data != 0 && stored_key == key {
                 return unpack(data);
             }
         }
@@ -136,20 +117,18 @@ impl TranspositionTable {
     #[inline]
     pub fn store(&self, key: u64, entry: TtEntry) {
         let age = (self.age.load(Relaxed) & 0x3f) as u8;
-        let bucket = self.bucket(key);
-        let mut victim = &bucket.0[0];
+        let bucket = self.table.bucket(key);
+        let mut victim = &bucket[0];
         let mut worst = i32::MAX;
-        for s in &bucket.0 {
-            let data = s.data.load(Relaxed);
-            if data == 0 || s.check.load(Relaxed) ^ data == key {
+        for s in bucket {
+            let (data, stored_key) = s.load();
+            if data == 0 || stored_key == key {
                 // Keep a move we already have if the new entry has none.
                 let mut e = entry;
                 if e.mv.is_none() {
                     e.mv = unpack(data).and_then(|old| old.mv);
                 }
-                let d = pack(&e, age);
-                s.data.store(d, Relaxed);
-                s.check.store(key ^ d, Relaxed);
+                s.store(key, pack(&e, age));
                 return;
             }
             let old_age = ((data >> 58) & 0x3f) as u8;
@@ -160,19 +139,17 @@ impl TranspositionTable {
                 victim = s;
             }
         }
-        let d = pack(&entry, age);
-        victim.data.store(d, Relaxed);
-        victim.check.store(key ^ d, Relaxed);
+        victim.store(key, pack(&entry, age));
     }
 
     /// Permille of the first thousand buckets' slots written in this search.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Relaxed) & 0x3f;
-        let n = self.buckets.len().min(250);
+        let n = self.table.len().min(250);
         let mut used = 0;
-        for b in &self.buckets[..n] {
-            for s in &b.0 {
-                let d = s.data.load(Relaxed);
+        for b in self.table.first_buckets(n) {
+            for s in b {
+                let (d, _) = s.load();
                 if d != 0 && (d >> 58) & 0x3f == age {
                     used += 1;
                 }

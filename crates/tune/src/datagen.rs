@@ -197,10 +197,9 @@ pub fn play_game<V: Variant>(
             break 0.5;
         }
         let pos = *game.position();
-        let keys = game.keys();
         let r = search::search(
             &pos,
-            &keys[..keys.len() - 1],
+            game.history_keys(),
             &limits,
             params,
             shared,

@@ -32,7 +32,7 @@ pub use parallel::{perft_divide_parallel, SplitConfig};
 
 use anyhow::{anyhow, bail, Context as _};
 use count::HashTable;
-use movegen::{dispatch, PerftStats, Position, StatColumns, Variant, VariantKind};
+use movegen::{with_game, PerftStats, Position, StatColumns, Variant, VariantGame, VariantKind};
 use parallel::{divide_counts, perft_counts};
 use progress::{Progress, Units};
 use report::{DepthRow, Reporter};
@@ -224,57 +224,11 @@ impl Settings {
     }
 }
 
-/// A position of any variant, for code that handles many games at run time
-/// (the suite; later checkpoints and shards).
-pub(crate) trait AnyPosition: Send + Sync {
-    /// The game.
-    fn variant(&self) -> VariantKind;
-    /// Sequential perft (bulk-counted last ply).
-    fn perft(&self, depth: u32) -> u64;
-    /// Parallel divide on the settings' pool, sorted by UCI move.
-    fn divide(&self, depth: u32, settings: &Settings) -> Vec<(String, u64)>;
-}
-
-impl<V: Variant> AnyPosition for Position<V> {
-    fn variant(&self) -> VariantKind {
-        V::KIND
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        movegen::perft(self, depth)
-    }
-
-    fn divide(&self, depth: u32, settings: &Settings) -> Vec<(String, u64)> {
-        let progress = Progress::hidden();
-        sorted_uci(perft_divide_parallel(
-            self,
-            depth,
-            &settings.pool,
-            settings.split,
-            &progress,
-        ))
-    }
-}
-
-/// Parses `fen` as a position of game `kind`.
-pub(crate) fn parse_position(
-    kind: VariantKind,
-    fen: &str,
-) -> Result<Box<dyn AnyPosition>, movegen::FenError> {
-    dispatch!(kind, V => Position::<V>::from_fen(fen).map(|p| Box::new(p) as Box<dyn AnyPosition>))
-}
-
 /// A divide with moves in UCI text, sorted.
-fn sorted_uci<T>(moves: Vec<(movegen::Move, T)>) -> Vec<(String, T)> {
+pub(crate) fn sorted_uci<T>(moves: Vec<(movegen::Move, T)>) -> Vec<(String, T)> {
     let mut moves: Vec<(String, T)> = moves.into_iter().map(|(m, n)| (m.uci(), n)).collect();
     moves.sort_by(|a, b| a.0.cmp(&b.0));
     moves
-}
-
-/// One position to count, as given on the command line.
-struct Job {
-    kind: VariantKind,
-    fen: String,
 }
 
 /// Runs `varia perft` (also `varia` with no arguments).
@@ -325,34 +279,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.out.is_some() && shard.is_none() {
         bail!("--out needs --suite or --shard");
     }
-    let jobs = match args.variant {
+    // The positions to count, each FEN parsed once, before any output.
+    let games: Vec<VariantGame> = match args.variant {
         None => VariantKind::ALL
             .iter()
-            .map(|&kind| Job {
-                kind,
-                fen: kind.start_fen().to_string(),
-            })
+            .map(|&kind| VariantGame::new(kind))
             .collect(),
         Some(kind) => {
-            let fen = args
-                .fen
-                .clone()
-                .unwrap_or_else(|| kind.start_fen().to_string());
-            vec![Job { kind, fen }]
+            let game = match &args.fen {
+                None => VariantGame::new(kind),
+                Some(fen) => VariantGame::from_fen(kind, fen)
+                    .with_context(|| format!("invalid --fen for {kind}"))?,
+            };
+            vec![game]
         }
     };
-    // Parse every FEN before any output.
-    for job in &jobs {
-        parse_position(job.kind, &job.fen)
-            .with_context(|| format!("invalid --fen for {}", job.kind))?;
-    }
     let settings = Settings::from_args(&args)?;
-    if let (Some(shard), Some(split), [job]) = (shard, args.split_depth, jobs.as_slice()) {
-        dispatch!(job.kind, V => {
-            let pos = Position::<V>::from_fen(&job.fen)
-                .with_context(|| format!("invalid --fen for {}", job.kind))?;
+    if let (Some(shard), Some(split), [game]) = (shard, args.split_depth, games.as_slice()) {
+        with_game!(game, V, g => {
             resumable::run_shard(
-                &pos,
+                g.position(),
                 depth,
                 split,
                 shard,
@@ -369,20 +315,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.stats,
         std::io::stdout().lock(),
     )?;
-    for job in &jobs {
-        dispatch!(job.kind, V => {
-            let pos = Position::<V>::from_fen(&job.fen)
-                .with_context(|| format!("invalid --fen for {}", job.kind))?;
+    for game in &games {
+        with_game!(game, V, g => {
+            let pos = g.position();
             match &args.checkpoint {
                 Some(path) => resumable::run_position_checkpointed(
-                    &pos,
+                    pos,
                     depth,
                     args.divide,
                     &settings,
                     path,
                     reporter.as_mut(),
                 )?,
-                None => run_position(&pos, depth, args.divide, &settings, reporter.as_mut())?,
+                None => run_position(pos, depth, args.divide, &settings, reporter.as_mut())?,
             }
         });
     }

@@ -29,7 +29,7 @@
 
 use super::subtrees::ShardSpec;
 use anyhow::{anyhow, bail, Context as _};
-use movegen::{PerftStats, StatColumns, VariantKind, STAT_NAMES};
+use movegen::{PerftStats, StatColumns, VariantKind, STAT_COUNT, STAT_NAMES};
 use std::io::Write;
 use std::path::Path;
 
@@ -176,26 +176,14 @@ pub fn count_fields(stats: bool, columns: StatColumns, counts: &PerftStats) -> V
 
 /// Reads count fields back (an empty field is 0).
 pub fn parse_counts(fields: &[&str]) -> Result<PerftStats, String> {
-    let mut v = [0u64; 11];
+    let mut v = [0u64; STAT_COUNT];
     for (slot, text) in v.iter_mut().zip(fields) {
         let t = text.trim();
         if !t.is_empty() {
             *slot = t.parse().map_err(|_| format!("invalid count \"{t}\""))?;
         }
     }
-    Ok(PerftStats {
-        nodes: v[0],
-        captures: v[1],
-        en_passant: v[2],
-        castles: v[3],
-        promotions: v[4],
-        checks: v[5],
-        discovered_checks: v[6],
-        double_checks: v[7],
-        checkmates: v[8],
-        stalemates: v[9],
-        variant_wins: v[10],
-    })
+    Ok(PerftStats::from_array(v))
 }
 
 /// One subtree row of a part.

@@ -6,7 +6,7 @@
 //! ([`StatColumns`]) is left empty, never written as 0.
 
 use super::Format;
-use movegen::{PerftStats, StatColumns, VariantKind, STAT_NAMES};
+use movegen::{PerftStats, StatColumns, VariantKind, STAT_COUNT, STAT_NAMES};
 use std::io::Write;
 
 /// One depth of one position.
@@ -103,7 +103,7 @@ const SECONDS_W: usize = 10;
 const NPS_W: usize = 12;
 
 /// Table headings and widths of the stats columns, in [`STAT_NAMES`] order.
-const STAT_HEADS: [(&str, usize); 11] = [
+const STAT_HEADS: [(&str, usize); STAT_COUNT] = [
     ("nodes", NODES_W),
     ("captures", 13),
     ("e.p.", 11),

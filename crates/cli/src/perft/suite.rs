@@ -1,9 +1,10 @@
 //! `varia perft --suite FILE`: check every row of a `variant,fen,depth,nodes`
 //! CSV file, rows in parallel, and report the mismatches.
 
-use super::progress::Units;
-use super::{AnyPosition, Settings, MAX_DEPTH};
+use super::progress::{Progress, Units};
+use super::{perft_divide_parallel, sorted_uci, Settings, MAX_DEPTH};
 use anyhow::{anyhow, bail, Context as _};
+use movegen::{with_game, VariantGame};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -22,8 +23,11 @@ pub struct Row {
     pub variant_text: String,
     /// The `fen` field as written.
     pub fen_text: String,
-    pub position: Box<dyn AnyPosition>,
+    /// The position (parsed once, when the file is loaded).
+    pub position: VariantGame,
+    /// Perft depth.
     pub depth: u32,
+    /// The expected node count.
     pub expected: u64,
 }
 
@@ -128,7 +132,7 @@ pub fn load(path: &Path) -> anyhow::Result<Vec<Row>> {
         let kind: movegen::VariantKind = variant_text
             .parse()
             .map_err(|e| anyhow!("{file}: line {line}: {e}"))?;
-        let position = super::parse_position(kind, fen_text.trim())
+        let position = VariantGame::from_fen(kind, fen_text.trim())
             .map_err(|e| anyhow!("{file}: line {line}: invalid FEN \"{fen_text}\": {e}"))?;
         let depth: u32 = depth_text.trim().parse().map_err(|_| {
             anyhow!(
@@ -208,7 +212,7 @@ pub fn run(
                     .enumerate()
                     .with_max_len(1)
                     .for_each_with(tx, |tx, (i, row)| {
-                        let n = row.position.perft(row.depth);
+                        let n = with_game!(&row.position, V, g => movegen::perft(g.position(), row.depth));
                         // The receiver only goes away if this thread's
                         // scope is unwinding; nothing left to report to.
                         let _ = tx.send((i, n));
@@ -276,7 +280,7 @@ pub fn run(
             o,
             "FAIL line {}: {} {} depth {}: got {}, expected {}",
             row.line,
-            row.position.variant(),
+            row.position.kind(),
             row.fen_text.trim(),
             row.depth,
             n,
@@ -289,11 +293,11 @@ pub fn run(
             o,
             "divide of line {} ({} {}) at depth {}:",
             row.line,
-            row.position.variant(),
+            row.position.kind(),
             row.fen_text.trim(),
             row.depth
         )?;
-        let moves = row.position.divide(row.depth, settings);
+        let moves = divide(&row.position, row.depth, settings);
         let w = moves.iter().map(|(m, _)| m.len()).max().unwrap_or(0);
         for (m, n) in &moves {
             writeln!(o, "{m:<w$}  {n}")?;
@@ -320,4 +324,16 @@ pub fn run(
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Parallel divide of `game`'s position on the settings' pool, sorted by
+/// UCI move (for the first failing row).
+fn divide(game: &VariantGame, depth: u32, settings: &Settings) -> Vec<(String, u64)> {
+    with_game!(game, V, g => sorted_uci(perft_divide_parallel(
+        g.position(),
+        depth,
+        &settings.pool,
+        settings.split,
+        &Progress::hidden(),
+    )))
 }

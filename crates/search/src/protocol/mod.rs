@@ -2,30 +2,33 @@
 //!
 //! Both loops read commands from any `BufRead` and write replies to any
 //! `Write`, so they run on stdin/stdout in `varia uci` / `varia xboard` and on
-//! in-memory buffers or pipes in tests. The design is the same for both:
+//! in-memory buffers or pipes in tests. The design is the same for both, so
+//! it is written once (the private `session` module):
 //!
 //! * a reader thread turns input lines into [`Event::Line`]s (and the end of
 //!   input into [`Event::Eof`]) on a channel;
-//! * the search runs on its own thread (started through [`AnyGame::spawn_search`])
+//! * the search runs on its own thread (started with [`spawn_search`])
 //!   and writes its per-iteration output itself; when it finishes it sends
 //!   [`Event::Done`] on the same channel;
 //! * the protocol loop owns all state and handles one event at a time, so
 //!   `stop`, `isready`, `?`, `force`, `quit`... are answered while a search
 //!   runs, and a finished search is turned into `bestmove` / `move` in order.
 //!
-//! The game is kept as a [`movegen::Game`] behind the object-safe [`AnyGame`]
-//! trait, so the variant is chosen at run time once (with
-//! [`movegen::dispatch!`]) and everything else is variant-agnostic.
+//! The game is a [`movegen::VariantGame`]: the variant is chosen at run time
+//! and only [`spawn_search`] needs the monomorphised game. What is the
+//! protocols' own on top of it lives here: the clock limits of
+//! [`new_game`] and [`play_uci`].
 //!
 //! Bad input never ends a loop: it is answered with the protocol's error
 //! message and the engine goes on.
 
+mod session;
 pub mod uci;
 pub mod xboard;
 
 use crate::{search, EvalParams, Info, Limits, SearchResult, Shared};
-use movegen::{dispatch, Color, Game, Move, MoveError, Outcome, Position, Variant, VariantKind};
-use std::io::{self, BufRead, Write};
+use movegen::{with_game, FenError, Move, MoveError, Position, Variant, VariantGame, VariantKind};
+use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -145,6 +148,8 @@ pub struct SearchJob {
 pub struct Running {
     /// Its number.
     pub id: u64,
+    /// The result is held until [`Running::stop`] (see [`SearchJob::hold`]).
+    hold: bool,
     stop: Arc<AtomicBool>,
     shared: Arc<Shared>,
     handle: Option<JoinHandle<()>>,
@@ -157,6 +162,12 @@ impl Running {
         self.shared.stop.store(true, Relaxed);
     }
 
+    /// `true` if the search reports only after [`Running::stop`]: it never
+    /// ends by itself.
+    pub fn holds(&self) -> bool {
+        self.hold
+    }
+
     /// Stops the search and waits for its thread. Its [`Event::Done`] is still
     /// sent; the loop recognises it as stale by its id.
     pub fn abort(mut self) {
@@ -167,265 +178,105 @@ impl Running {
     }
 }
 
-/// A game of any variant: the object-safe face of [`movegen::Game`].
-pub trait AnyGame: Send {
-    /// The variant.
-    fn kind(&self) -> VariantKind;
-    /// FEN of the current position.
-    fn fen(&self) -> String;
-    /// FEN of the start position.
-    fn start_fen(&self) -> String;
-    /// Side to move.
-    fn turn(&self) -> Color;
-    /// Moves played since the start position.
-    fn ply(&self) -> usize;
-    /// Fullmove number of the current position.
-    fn fullmove_number(&self) -> u32;
-    /// Plays a UCI move if it is legal.
-    fn play_uci(&mut self, text: &str) -> Result<Move, MoveError>;
-    /// Takes back the last move; `false` if there is none.
-    fn undo(&mut self) -> bool;
-    /// The result if the game is over (the variant's rules, then repetition,
-    /// the 50-move rule and insufficient material).
-    fn outcome(&self) -> Option<Outcome>;
-    /// Legal moves in UCI, in generation order.
-    fn legal_uci(&self) -> Vec<String>;
-    /// The moves of `pv` in SAN with move numbers, from the current position
-    /// (stops at the first move that is not legal).
-    fn san_line(&self, pv: &[Move]) -> String;
-    /// Starts searching the current position on a new thread.
-    fn spawn_search(&self, job: SearchJob) -> Running;
+/// Starts searching the current position of `game` on a new thread, with
+/// the game's earlier positions as the repetition history. The thread
+/// reports each iteration through `job.on_info` and ends with
+/// [`Event::Done`] on `job.done`.
+pub fn spawn_search(game: &VariantGame, job: SearchJob) -> Running {
+    with_game!(game, V, g => spawn_search_of::<V>(*g.position(), g.history_keys().to_vec(), job))
 }
 
-/// Checks that the FEN's clocks are in a sane range.
-fn check_clocks<V: Variant>(pos: &Position<V>) -> Result<(), String> {
-    if pos.halfmove_clock() > MAX_HALFMOVE {
-        return Err(format!(
-            "halfmove clock {} out of range (at most {MAX_HALFMOVE})",
-            pos.halfmove_clock()
-        ));
-    }
-    if pos.fullmove_number() > MAX_FULLMOVE {
-        return Err(format!(
-            "fullmove number {} out of range (at most {MAX_FULLMOVE})",
-            pos.fullmove_number()
-        ));
-    }
-    Ok(())
-}
-
-/// Parses a FEN of the game `V` for a protocol: the usual checks plus sane clocks.
-pub fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, String> {
-    let pos = Position::<V>::from_fen(fen).map_err(|e| e.to_string())?;
-    check_clocks(&pos)?;
-    Ok(pos)
-}
-
-/// A new game of `kind` from `fen` (the start position if `None`).
-pub fn new_game(kind: VariantKind, fen: Option<&str>) -> Result<Box<dyn AnyGame>, String> {
-    dispatch!(kind, V => {
-        let pos = match fen {
-            None => Position::<V>::startpos(),
-            Some(f) => parse_fen::<V>(f)?,
-        };
-        Ok(Box::new(Game::new(pos)) as Box<dyn AnyGame>)
-    })
-}
-
-/// The keys of the positions of `game` before its current one, oldest first.
-fn history_keys<V: Variant>(game: &Game<V>) -> Vec<u64> {
-    let keys = game.keys();
-    keys[..keys.len().saturating_sub(1)].to_vec()
-}
-
-/// SAN of `pv` from `pos`, with move numbers (`12. Nf3 Nc6`, `12... Nc6`).
-pub fn san_line<V: Variant>(pos: &Position<V>, pv: &[Move]) -> String {
-    let mut out = String::new();
-    let mut pos = *pos;
-    for (i, &m) in pv.iter().enumerate() {
-        if !pos.is_legal(m) {
-            break;
-        }
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        if pos.turn() == Color::White {
-            out.push_str(&format!("{}. ", pos.fullmove_number()));
-        } else if i == 0 {
-            out.push_str(&format!("{}... ", pos.fullmove_number()));
-        }
-        out.push_str(&pos.san(m));
-        pos = pos.play_unchecked(m);
-    }
-    out
-}
-
-impl<V: Variant> AnyGame for Game<V> {
-    fn kind(&self) -> VariantKind {
-        V::KIND
-    }
-
-    fn fen(&self) -> String {
-        self.position().fen()
-    }
-
-    fn start_fen(&self) -> String {
-        self.start().fen()
-    }
-
-    fn turn(&self) -> Color {
-        self.position().turn()
-    }
-
-    fn ply(&self) -> usize {
-        self.moves().len()
-    }
-
-    fn fullmove_number(&self) -> u32 {
-        self.position().fullmove_number()
-    }
-
-    fn play_uci(&mut self, text: &str) -> Result<Move, MoveError> {
-        if self.position().halfmove_clock() >= MAX_HALFMOVE
-            || self.position().fullmove_number() >= MAX_FULLMOVE
-        {
-            return Err(MoveError::Illegal(format!("{text} (game too long)")));
-        }
-        Game::play_uci(self, text)
-    }
-
-    fn undo(&mut self) -> bool {
-        let Some((_, earlier)) = self.moves().split_last() else {
-            return false;
-        };
-        let mut g = Game::new(*self.start());
-        for &m in earlier {
-            g.play_unchecked(m);
-        }
-        *self = g;
-        true
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        Game::outcome(self)
-    }
-
-    fn legal_uci(&self) -> Vec<String> {
-        self.position()
-            .legal_moves()
-            .iter()
-            .map(|m| m.uci())
-            .collect()
-    }
-
-    fn san_line(&self, pv: &[Move]) -> String {
-        san_line(self.position(), pv)
-    }
-
-    fn spawn_search(&self, job: SearchJob) -> Running {
-        let root = *self.position();
-        let history = history_keys(self);
-        let SearchJob {
-            id,
-            limits,
-            params,
-            shared,
-            threads,
-            stop,
-            hold,
-            mut on_info,
-            done,
-        } = job;
-        let running = Running {
-            id,
-            stop: stop.clone(),
-            shared: shared.clone(),
-            handle: None,
-        };
-        let handle = std::thread::spawn(move || {
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut report = |info: &Info| {
-                    // A stop that came before the search reset its flag.
-                    if stop.load(Relaxed) {
-                        shared.stop.store(true, Relaxed);
-                    }
-                    on_info(info);
-                };
-                search::<V>(
-                    &root,
-                    &history,
-                    &limits,
-                    &params,
-                    &shared,
-                    threads,
-                    &mut report,
-                )
-            }))
-            .ok();
-            if hold {
-                while !stop.load(Relaxed) {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-            }
-            let _ = done.send(Event::Done { id, result });
-        });
-        Running {
-            handle: Some(handle),
-            ..running
-        }
-    }
-}
-
-/// A text picture of the board of a FEN (rank 8 first), for debugging.
-pub fn diagram(fen: &str) -> String {
-    let board = fen.split_whitespace().next().unwrap_or_default();
-    let mut out = String::from(" +-----------------+\n");
-    for (i, rank) in board.split('/').enumerate() {
-        out.push_str(&format!("{}| ", 8 - i));
-        for c in rank.chars() {
-            match c.to_digit(10) {
-                Some(n) => (0..n).for_each(|_| out.push_str(". ")),
-                None => {
-                    out.push(c);
-                    out.push(' ');
-                }
-            }
-        }
-        out.push_str("|\n");
-    }
-    out.push_str(" +-----------------+\n   a b c d e f g h");
-    out
-}
-
-/// Human words for how a game ended, e.g. `White wins by checkmate`.
-pub fn describe_outcome(o: Outcome) -> String {
-    use movegen::EndReason::*;
-    let how = match o.reason() {
-        Checkmate => "checkmate",
-        Stalemate => "stalemate",
-        ThirdCheck => "third check",
-        KingExploded => "king explosion",
-        NoMoves => "having no moves left",
-        BareKing => "bare king",
-        FiftyMoves => "50-move rule",
-        Repetition => "3-fold repetition",
-        InsufficientMaterial => "insufficient material",
+/// [`spawn_search`] for the monomorphised game.
+fn spawn_search_of<V: Variant>(root: Position<V>, history: Vec<u64>, job: SearchJob) -> Running {
+    let SearchJob {
+        id,
+        limits,
+        params,
+        shared,
+        threads,
+        stop,
+        hold,
+        mut on_info,
+        done,
+    } = job;
+    let running = Running {
+        id,
+        hold,
+        stop: stop.clone(),
+        shared: shared.clone(),
+        handle: None,
     };
-    match o.winner() {
-        Some(Color::White) => format!("White wins by {how}"),
-        Some(Color::Black) => format!("Black wins by {how}"),
-        None => format!("Draw by {how}"),
+    let handle = std::thread::spawn(move || {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut report = |info: &Info| {
+                // A stop that came before the search reset its flag.
+                if stop.load(Relaxed) {
+                    shared.stop.store(true, Relaxed);
+                }
+                on_info(info);
+            };
+            search::<V>(
+                &root,
+                &history,
+                &limits,
+                &params,
+                &shared,
+                threads,
+                &mut report,
+            )
+        }))
+        .ok();
+        if hold {
+            while !stop.load(Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        let _ = done.send(Event::Done { id, result });
+    });
+    Running {
+        handle: Some(handle),
+        ..running
     }
 }
 
-/// Loads evaluation weights for `kind`: the defaults for an empty path, else
-/// the file (an error message if it cannot be used).
-pub fn load_params(kind: VariantKind, path: &str) -> Result<EvalParams, String> {
-    if path.is_empty() {
-        Ok(EvalParams::default_for(kind))
-    } else {
-        EvalParams::load(kind, std::path::Path::new(path)).map_err(|e| e.to_string())
+/// Why a protocol refused a position: the FEN itself, or clocks beyond what
+/// a game can reach.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The FEN is invalid.
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    /// The halfmove clock is above the protocols' limit (10 000).
+    #[error("halfmove clock {0} out of range (at most {MAX_HALFMOVE})")]
+    HalfmoveClock(u32),
+    /// The fullmove number is above the protocols' limit (100 000).
+    #[error("fullmove number {0} out of range (at most {MAX_FULLMOVE})")]
+    FullmoveNumber(u32),
+}
+
+/// A new game of `kind` from `fen` (the start position if `None`), as the
+/// protocols accept it: a valid FEN whose clocks are in a sane range.
+pub fn new_game(kind: VariantKind, fen: Option<&str>) -> Result<VariantGame, SetupError> {
+    let Some(fen) = fen else {
+        return Ok(VariantGame::new(kind));
+    };
+    let game = VariantGame::from_fen(kind, fen)?;
+    if game.halfmove_clock() > MAX_HALFMOVE {
+        return Err(SetupError::HalfmoveClock(game.halfmove_clock()));
     }
+    if game.fullmove_number() > MAX_FULLMOVE {
+        return Err(SetupError::FullmoveNumber(game.fullmove_number()));
+    }
+    Ok(game)
+}
+
+/// Plays a UCI move in a protocol's game: legal, and not beyond the clock
+/// limits (a game that long is refused rather than left to overflow).
+pub fn play_uci(game: &mut VariantGame, text: &str) -> Result<Move, MoveError> {
+    if game.halfmove_clock() >= MAX_HALFMOVE || game.fullmove_number() >= MAX_FULLMOVE {
+        return Err(MoveError::Illegal(format!("{text} (game too long)")));
+    }
+    game.play_uci(text)
 }
 
 /// Splits a line into whitespace-separated tokens with their byte offsets, so
@@ -448,36 +299,6 @@ pub(crate) fn tokens(line: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// An in-memory writer whose contents can be read from another handle.
-#[derive(Clone, Default)]
-pub struct SharedBuf(Arc<Mutex<Vec<u8>>>);
-
-impl SharedBuf {
-    /// Everything written so far.
-    pub fn text(&self) -> String {
-        let v = match self.0.lock() {
-            Ok(v) => v,
-            Err(p) => p.into_inner(),
-        };
-        String::from_utf8_lossy(&v).into_owned()
-    }
-}
-
-impl Write for SharedBuf {
-    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        let mut v = match self.0.lock() {
-            Ok(v) => v,
-            Err(p) => p.into_inner(),
-        };
-        v.extend_from_slice(data);
-        Ok(data.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -496,44 +317,32 @@ mod tests {
     }
 
     #[test]
-    fn undo_and_history() {
-        let mut g = new_game(VariantKind::Chess, None).unwrap();
-        assert!(!g.undo());
-        g.play_uci("e2e4").unwrap();
-        g.play_uci("e7e5").unwrap();
-        assert_eq!(g.ply(), 2);
-        assert!(g.undo());
-        assert_eq!(g.ply(), 1);
-        assert!(g.fen().starts_with("rnbqkbnr/pppppppp/8/8/4P3"));
-    }
-
-    #[test]
-    fn history_is_the_positions_before_the_current_one() {
-        let mut g = Game::new(Position::<movegen::variants::Chess>::startpos());
-        assert!(history_keys(&g).is_empty());
-        g.play_uci("g1f3").unwrap();
-        g.play_uci("g8f6").unwrap();
-        let h = history_keys(&g);
-        assert_eq!(h.len(), 2);
-        assert_eq!(h[0], Position::<movegen::variants::Chess>::startpos().key());
-        assert_ne!(h[1], g.position().key());
+    fn moves_past_the_clock_limits_are_refused() {
+        let fen = "4k3/8/8/8/8/8/8/4K2R w K - 9999 1";
+        let mut g = new_game(VariantKind::Chess, Some(fen)).unwrap();
+        play_uci(&mut g, "h1h2").unwrap();
+        let err = play_uci(&mut g, "e8e7").unwrap_err();
+        assert_eq!(err.to_string(), "illegal move \"e8e7 (game too long)\"");
+        assert!(play_uci(&mut new_game(VariantKind::Chess, None).unwrap(), "e2e5").is_err());
     }
 
     #[test]
     fn huge_clocks_are_rejected() {
         let fen = "4k3/8/8/8/8/8/8/4K2R w K - 4294967295 1";
-        assert!(new_game(VariantKind::Chess, Some(fen)).is_err());
+        assert_eq!(
+            new_game(VariantKind::Chess, Some(fen)).unwrap_err(),
+            SetupError::HalfmoveClock(4294967295)
+        );
         let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 4294967295";
-        assert!(new_game(VariantKind::Chess, Some(fen)).is_err());
-    }
-
-    #[test]
-    fn san_lines_number_moves() {
-        let pos = Position::<movegen::variants::Chess>::startpos();
-        let e4 = pos.parse_uci("e2e4").unwrap();
-        let after = pos.play_unchecked(e4);
-        let e5 = after.parse_uci("e7e5").unwrap();
-        assert_eq!(san_line(&pos, &[e4, e5]), "1. e4 e5");
-        assert_eq!(san_line(&after, &[e5]), "1... e5");
+        assert_eq!(
+            new_game(VariantKind::Chess, Some(fen)).unwrap_err(),
+            SetupError::FullmoveNumber(4294967295)
+        );
+        let fen = "4k3/8/8/8/8/8/8/4K2R w K - 10000 100000";
+        assert!(new_game(VariantKind::Chess, Some(fen)).is_ok());
+        assert!(matches!(
+            new_game(VariantKind::Chess, Some("8/8")),
+            Err(SetupError::Fen(_))
+        ));
     }
 }

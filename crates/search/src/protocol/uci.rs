@@ -10,7 +10,7 @@
 //!
 //! Options: `UCI_Variant` (combo of the protocol names `chess giveaway 3check
 //! atomic losers knightmate`), `Hash` (MB), `Threads`, `EvalFile` (an
-//! [`EvalParams`](crate::EvalParams) TOML for the current variant; empty for
+//! [`EvalParams`] TOML for the current variant; empty for
 //! the built-in weights).
 //!
 //! FENs are varia's dialect: threecheck takes the `W+B` remaining-checks
@@ -22,15 +22,15 @@
 //! position is kept as it was after the last legal move, and the message
 //! says so. `go` with no limit at all searches until `stop`.
 
+use super::session::{self, Engine, Protocol};
 use super::{
-    load_params, new_game, spawn_reader, tokens, AnyGame, Event, Output, Running, SearchJob,
-    DEFAULT_HASH_MB, ENGINE_NAME, ENGINE_VERSION, MAX_HASH_MB, MAX_THREADS,
+    new_game, play_uci, tokens, DEFAULT_HASH_MB, ENGINE_NAME, ENGINE_VERSION, MAX_HASH_MB,
+    MAX_THREADS,
 };
-use crate::{EvalParams, Info, Limits, SearchResult, Shared};
+use crate::{EvalParams, Info, Limits, SearchResult};
 use movegen::VariantKind;
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::Sender;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -46,56 +46,14 @@ where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
 {
-    let out = Output::new(output);
-    let (tx, rx) = spawn_reader(input);
-    let mut engine = Uci::new(out, tx);
-    let mut eof = false;
-    while let Ok(event) = rx.recv() {
-        match event {
-            Event::Line(line) => {
-                if !engine.command(&line) {
-                    break;
-                }
-            }
-            Event::Eof => {
-                eof = true;
-                match &engine.running {
-                    Some((r, infinite)) => {
-                        if *infinite {
-                            r.stop();
-                        }
-                    }
-                    None => break,
-                }
-            }
-            Event::Done { id, result } => {
-                engine.finished(id, result);
-                if eof && engine.running.is_none() {
-                    break;
-                }
-            }
-        }
-    }
-    if let Some((r, _)) = engine.running.take() {
-        r.abort();
-    }
-    Ok(())
+    session::run::<Uci, R, W>(input, output)
 }
 
-/// The UCI engine's state.
+/// The UCI engine's state: the shared engine plus the `EvalFile` option.
 struct Uci {
-    out: Output,
-    events: Sender<Event>,
-    kind: VariantKind,
-    game: Box<dyn AnyGame>,
-    hash_mb: usize,
-    threads: usize,
+    engine: Engine,
+    /// `EvalFile`, empty for the built-in weights.
     eval_file: String,
-    params: Arc<EvalParams>,
-    shared: Arc<Shared>,
-    /// The running search and whether it is infinite.
-    running: Option<(Running, bool)>,
-    next_id: u64,
 }
 
 /// The `info` line of an iteration.
@@ -130,26 +88,16 @@ fn non_negative(text: &str) -> Option<u64> {
     text.parse::<i64>().ok().map(|v| v.max(0) as u64)
 }
 
-impl Uci {
-    fn new(out: Output, events: Sender<Event>) -> Uci {
-        let kind = VariantKind::Chess;
+impl Protocol for Uci {
+    fn new(engine: Engine) -> Uci {
         Uci {
-            out,
-            events,
-            kind,
-            game: new_game(kind, None).unwrap_or_else(|_| unreachable!("start position is valid")),
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
+            engine,
             eval_file: String::new(),
-            params: Arc::new(EvalParams::default_for(kind)),
-            shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
-            running: None,
-            next_id: 1,
         }
     }
 
-    fn error(&self, what: &str) {
-        self.out.line(&format!("info string error {what}"));
+    fn engine(&mut self) -> &mut Engine {
+        &mut self.engine
     }
 
     /// Handles one line; `false` on `quit`.
@@ -161,42 +109,74 @@ impl Uci {
         match cmd {
             "uci" => self.uci(),
             "debug" | "register" | "ponderhit" => {}
-            "isready" => self.out.line("readyok"),
+            "isready" => self.engine.out.line("readyok"),
             "setoption" => self.setoption(line, &toks),
             "ucinewgame" => {
-                self.shared = Arc::new(Shared::new(self.hash_mb));
-                self.reset_game();
+                self.engine.new_table();
+                self.engine.reset_game();
             }
             "position" => self.position(&toks),
             "go" => self.go(&toks),
-            "stop" => {
-                if let Some((r, _)) = &self.running {
-                    r.stop();
-                }
-            }
+            "stop" => self.engine.stop(),
             "quit" => return false,
-            "d" => {
-                let fen = self.game.fen();
-                self.out.line(&super::diagram(&fen));
-                self.out
-                    .line(&format!("Variant: {}", self.kind.protocol_name()));
-                self.out.line(&format!("Fen: {fen}"));
-                self.out
-                    .line(&format!("Legal moves: {}", self.game.legal_uci().join(" ")));
-                // The game's state with its history: the variant's rules,
-                // repetition, the 50-move rule, insufficient material.
-                self.out.line(&match self.game.outcome() {
-                    Some(o) => format!("Outcome: {} {}", o.result_str(), o.reason()),
-                    None => "Outcome: -".to_string(),
-                });
-            }
+            "d" => self.show(),
             _ => self.error(&format!("unknown command: {}", line.trim())),
         }
         true
     }
 
+    /// A search ended: print its move.
+    fn finished(&mut self, result: Option<SearchResult>) {
+        if result.is_none() {
+            self.error("search failed; playing the first legal move");
+        }
+        let best = result.and_then(|r| r.best);
+        let out = &self.engine.out;
+        match best {
+            Some(m) => out.line(&format!("bestmove {}", m.uci())),
+            None => {
+                let game = &self.engine.game;
+                if let Some(first) = game.legal_moves().first() {
+                    out.line(&format!("bestmove {}", first.uci()));
+                } else {
+                    if let Some(o) = game.outcome() {
+                        out.line(&format!(
+                            "info string game over: {} {}",
+                            o.result_str(),
+                            o.description()
+                        ));
+                    }
+                    out.line("bestmove 0000");
+                }
+            }
+        }
+    }
+}
+
+impl Uci {
+    fn error(&self, what: &str) {
+        self.engine.out.line(&format!("info string error {what}"));
+    }
+
+    /// `d`: the board, the variant, the FEN, the legal moves and the
+    /// outcome judged with the game's history.
+    fn show(&self) {
+        let (out, game) = (&self.engine.out, &self.engine.game);
+        out.line(&game.diagram());
+        out.line(&format!("Variant: {}", self.engine.kind.protocol_name()));
+        out.line(&format!("Fen: {}", game.fen()));
+        let legal: Vec<String> = game.legal_moves().iter().map(|m| m.uci()).collect();
+        out.line(&format!("Legal moves: {}", legal.join(" ")));
+        // The game's state with its history: the variant's rules,
+        // repetition, the 50-move rule, insufficient material.
+        out.line(&match game.outcome() {
+            Some(o) => format!("Outcome: {} {}", o.result_str(), o.reason()),
+            None => "Outcome: -".to_string(),
+        });
+    }
+
     fn uci(&self) {
-        let out = &self.out;
+        let out = &self.engine.out;
         out.line(&format!("id name {ENGINE_NAME} {ENGINE_VERSION}"));
         out.line("id author the varia authors");
         let vars: String = VARIANTS.iter().map(|v| format!(" var {v}")).collect();
@@ -213,21 +193,17 @@ impl Uci {
         out.line("uciok");
     }
 
-    fn reset_game(&mut self) {
-        if let Ok(g) = new_game(self.kind, None) {
-            self.game = g;
-        }
-    }
-
     /// Loads the weights for the current variant from `eval_file`.
     fn load_eval(&mut self) {
-        match load_params(self.kind, &self.eval_file) {
-            Ok(p) => self.params = Arc::new(p),
+        let kind = self.engine.kind;
+        let path = (!self.eval_file.is_empty()).then(|| Path::new(&self.eval_file));
+        match EvalParams::load_or_default(kind, path) {
+            Ok(p) => self.engine.params = Arc::new(p),
             Err(e) => {
                 self.error(&format!(
                     "EvalFile not loaded, using the built-in weights: {e}"
                 ));
-                self.params = Arc::new(EvalParams::default_for(self.kind));
+                self.engine.params = Arc::new(EvalParams::default_for(kind));
             }
         }
     }
@@ -258,11 +234,11 @@ impl Uci {
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => match VariantKind::from_protocol_name(&value.to_ascii_lowercase()) {
                 Some(kind) => {
-                    if kind != self.kind {
-                        self.kind = kind;
+                    if kind != self.engine.kind {
+                        self.engine.kind = kind;
                         self.load_eval();
                     }
-                    self.reset_game();
+                    self.engine.reset_game();
                 }
                 None => self.error(&format!(
                     "unknown variant \"{value}\" (valid: {})",
@@ -270,18 +246,13 @@ impl Uci {
                 )),
             },
             "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
-                    if mb != self.hash_mb {
-                        self.hash_mb = mb;
-                        self.shared = Arc::new(Shared::new(mb));
-                    }
-                }
+                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => self.engine.set_hash_mb(mb),
                 _ => self.error(&format!(
                     "bad Hash value \"{value}\" (1 to {MAX_HASH_MB} MB)"
                 )),
             },
             "threads" => match value.parse::<usize>() {
-                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.threads = n,
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.engine.threads = n,
                 _ => self.error(&format!(
                     "bad Threads value \"{value}\" (1 to {MAX_THREADS})"
                 )),
@@ -303,6 +274,7 @@ impl Uci {
         let words: Vec<&str> = toks.iter().map(|t| t.1).collect();
         let moves_at = words.iter().position(|&w| w == "moves");
         let setup_end = moves_at.unwrap_or(words.len());
+        let kind = self.engine.kind;
         let game = match words.get(1).copied() {
             Some("startpos") => {
                 if setup_end > 2 {
@@ -311,14 +283,14 @@ impl Uci {
                         words[2..setup_end].join(" ")
                     ));
                 }
-                new_game(self.kind, None)
+                new_game(kind, None).map_err(|e| e.to_string())
             }
             Some("fen") if setup_end > 2 => {
                 let fen = words[2..setup_end].join(" ");
-                new_game(self.kind, Some(&fen)).map_err(|e| {
+                new_game(kind, Some(&fen)).map_err(|e| {
                     format!(
                         "bad FEN \"{fen}\" for {}: {e}; position unchanged",
-                        self.kind.protocol_name()
+                        kind.protocol_name()
                     )
                 })
             }
@@ -336,7 +308,7 @@ impl Uci {
         };
         if let Some(at) = moves_at {
             for (n, text) in words[at + 1..].iter().enumerate() {
-                if let Err(e) = game.play_uci(text) {
+                if let Err(e) = play_uci(&mut game, text) {
                     self.error(&format!(
                         "{e} (move {} of the list); position kept after the {n} legal move{} before it",
                         n + 1,
@@ -346,11 +318,11 @@ impl Uci {
                 }
             }
         }
-        self.game = game;
+        self.engine.game = game;
     }
 
     fn go(&mut self, toks: &[(usize, &str)]) {
-        if self.running.is_some() {
+        if self.engine.running.is_some() {
             self.error("go: already searching (send stop first)");
             return;
         }
@@ -407,51 +379,13 @@ impl Uci {
         if !any_limit {
             limits.infinite = true;
         }
-        let infinite = limits.infinite;
-        let id = self.next_id;
-        self.next_id += 1;
-        let out = self.out.clone();
-        let job = SearchJob {
-            id,
+        // An infinite search answers only after `stop`.
+        let hold = limits.infinite;
+        let out = self.engine.out.clone();
+        self.engine.start_search(
             limits,
-            params: self.params.clone(),
-            shared: self.shared.clone(),
-            threads: self.threads,
-            stop: Arc::new(AtomicBool::new(false)),
-            hold: infinite,
-            on_info: Box::new(move |info: &Info| out.line(&info_line(info))),
-            done: self.events.clone(),
-        };
-        let running = self.game.spawn_search(job);
-        self.running = Some((running, infinite));
-    }
-
-    /// A search ended: print its move.
-    fn finished(&mut self, id: u64, result: Option<SearchResult>) {
-        if self.running.as_ref().map(|r| r.0.id) != Some(id) {
-            return; // a search that was aborted
-        }
-        self.running = None;
-        if result.is_none() {
-            self.error("search failed; playing the first legal move");
-        }
-        let best = result.and_then(|r| r.best);
-        match best {
-            Some(m) => self.out.line(&format!("bestmove {}", m.uci())),
-            None => {
-                if let Some(first) = self.game.legal_uci().first() {
-                    self.out.line(&format!("bestmove {first}"));
-                } else {
-                    if let Some(o) = self.game.outcome() {
-                        self.out.line(&format!(
-                            "info string game over: {} {}",
-                            o.result_str(),
-                            super::describe_outcome(o)
-                        ));
-                    }
-                    self.out.line("bestmove 0000");
-                }
-            }
-        }
+            hold,
+            Box::new(move |info: &Info| out.line(&info_line(info))),
+        );
     }
 }

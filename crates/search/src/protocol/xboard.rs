@@ -41,15 +41,12 @@
 //! and for a bad `setboard` `tellusererror Illegal position` followed by
 //! `Error (bad FEN): <details>`; the engine keeps running.
 
-use super::{
-    describe_outcome, new_game, spawn_reader, tokens, AnyGame, Event, Output, Running, SearchJob,
-    DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS,
-};
-use crate::{EvalParams, Info, Limits, SearchResult, Shared};
+use super::session::{self, Engine, Protocol};
+use super::{new_game, play_uci, tokens, MAX_HASH_MB, MAX_THREADS};
+use crate::{EvalParams, Info, Limits, SearchResult};
 use movegen::{Color, VariantKind};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -76,42 +73,13 @@ where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
 {
-    let out = Output::new(output);
-    let (tx, rx) = spawn_reader(input);
-    let mut engine = Xboard::new(out, tx);
-    let mut eof = false;
-    while let Ok(event) = rx.recv() {
-        match event {
-            Event::Line(line) => {
-                if !engine.command(&line) {
-                    break;
-                }
-            }
-            Event::Eof => {
-                eof = true;
-                if engine.running.is_none() {
-                    break;
-                }
-            }
-            Event::Done { id, result } => {
-                engine.finished(id, result);
-                if eof && engine.running.is_none() {
-                    break;
-                }
-            }
-        }
-    }
-    if let Some(r) = engine.running.take() {
-        r.abort();
-    }
-    Ok(())
+    session::run::<Xboard, R, W>(input, output)
 }
 
+/// The CECP engine's state: the shared engine plus force mode, the side
+/// played, the time control and the pending `pong`s.
 struct Xboard {
-    out: Output,
-    events: Sender<Event>,
-    kind: VariantKind,
-    game: Box<dyn AnyGame>,
+    engine: Engine,
     force: bool,
     /// The side the engine plays when not in force mode.
     engine_side: Color,
@@ -127,16 +95,10 @@ struct Xboard {
     our_time: Option<Duration>,
     opp_time: Option<Duration>,
     post: Arc<AtomicBool>,
-    hash_mb: usize,
-    threads: usize,
-    params: Arc<EvalParams>,
-    shared: Arc<Shared>,
-    running: Option<Running>,
     /// `ping`s received while thinking, answered after the move.
     pending_pongs: Vec<String>,
     /// The result of the current position was announced already.
     announced: bool,
-    next_id: u64,
 }
 
 /// Parses `level`'s base time: minutes (`5`, `0.5`) or `min:sec` (`0:30`).
@@ -179,14 +141,10 @@ pub fn post_line(info: &Info) -> String {
     )
 }
 
-impl Xboard {
-    fn new(out: Output, events: Sender<Event>) -> Xboard {
-        let kind = VariantKind::Chess;
+impl Protocol for Xboard {
+    fn new(engine: Engine) -> Xboard {
         Xboard {
-            out,
-            events,
-            kind,
-            game: new_game(kind, None).unwrap_or_else(|_| unreachable!("start position is valid")),
+            engine,
             force: false,
             engine_side: Color::Black,
             mps: 40,
@@ -197,33 +155,13 @@ impl Xboard {
             our_time: None,
             opp_time: None,
             post: Arc::new(AtomicBool::new(false)),
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            params: Arc::new(EvalParams::default_for(kind)),
-            shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
-            running: None,
             pending_pongs: Vec::new(),
             announced: false,
-            next_id: 1,
         }
     }
 
-    fn error(&self, kind: &str, what: &str) {
-        self.out.line(&format!("Error ({kind}): {what}"));
-    }
-
-    /// Stops a running search and forgets its move.
-    fn abort_search(&mut self) {
-        if let Some(r) = self.running.take() {
-            r.abort();
-        }
-        self.flush_pongs();
-    }
-
-    fn flush_pongs(&mut self) {
-        for n in std::mem::take(&mut self.pending_pongs) {
-            self.out.line(&format!("pong {n}"));
-        }
+    fn engine(&mut self) -> &mut Engine {
+        &mut self.engine
     }
 
     /// Handles one line; `false` on `quit`.
@@ -237,14 +175,14 @@ impl Xboard {
         match cmd {
             "protover" => {
                 if arg.and_then(|v| v.parse::<u32>().ok()).unwrap_or(0) >= 2 {
-                    self.out.line(&features());
+                    self.engine.out.line(&features());
                 }
             }
             "new" => {
                 self.abort_search();
-                self.kind = VariantKind::Chess;
-                self.params = Arc::new(EvalParams::default_for(self.kind));
-                self.shared = Arc::new(Shared::new(self.hash_mb));
+                self.engine.kind = VariantKind::Chess;
+                self.engine.params = Arc::new(EvalParams::default_for(VariantKind::Chess));
+                self.engine.new_table();
                 self.reset_game();
                 self.force = false;
                 self.engine_side = Color::Black;
@@ -255,8 +193,8 @@ impl Xboard {
             "variant" => match arg.and_then(VariantKind::from_protocol_name) {
                 Some(kind) => {
                     self.abort_search();
-                    self.kind = kind;
-                    self.params = Arc::new(EvalParams::default_for(kind));
+                    self.engine.kind = kind;
+                    self.engine.params = Arc::new(EvalParams::default_for(kind));
                     self.reset_game();
                 }
                 None => self.error("unsupported variant", line.trim()),
@@ -268,14 +206,14 @@ impl Xboard {
             "go" => {
                 self.abort_search();
                 self.force = false;
-                self.engine_side = self.game.turn();
+                self.engine_side = self.engine.game.turn();
                 self.announced = false;
                 self.think();
             }
             "playother" => {
                 self.abort_search();
                 self.force = false;
-                self.engine_side = self.game.turn().other();
+                self.engine_side = self.engine.game.turn().other();
             }
             "usermove" => match arg {
                 Some(m) => self.user_move(m),
@@ -298,10 +236,10 @@ impl Xboard {
             },
             "ping" => {
                 let n = rest.to_string();
-                if self.running.is_some() {
+                if self.engine.running.is_some() {
                     self.pending_pongs.push(n);
                 } else {
-                    self.out.line(&format!("pong {n}"));
+                    self.engine.out.line(&format!("pong {n}"));
                 }
             }
             "result" => {
@@ -310,43 +248,33 @@ impl Xboard {
                 self.announced = true;
             }
             "memory" => match arg.and_then(|a| a.parse::<usize>().ok()) {
-                Some(mb) => {
-                    let mb = mb.clamp(1, MAX_HASH_MB);
-                    if mb != self.hash_mb {
-                        self.hash_mb = mb;
-                        self.shared = Arc::new(Shared::new(mb));
-                    }
-                }
+                Some(mb) => self.engine.set_hash_mb(mb.clamp(1, MAX_HASH_MB)),
                 None => self.error("bad memory size", line.trim()),
             },
             "cores" => match arg.and_then(|a| a.parse::<usize>().ok()) {
-                Some(n) => self.threads = n.clamp(1, MAX_THREADS),
+                Some(n) => self.engine.threads = n.clamp(1, MAX_THREADS),
                 None => self.error("bad number of cores", line.trim()),
             },
             "post" => self.post.store(true, Relaxed),
             "nopost" => self.post.store(false, Relaxed),
             "undo" => {
                 self.abort_search();
-                if !self.game.undo() {
+                if !self.engine.game.undo() {
                     self.error("no move to undo", "undo");
                 }
                 self.announced = false;
             }
             "remove" => {
                 self.abort_search();
-                if self.game.ply() < 2 {
+                if self.engine.game.ply() < 2 {
                     self.error("no moves to remove", "remove");
                 } else {
-                    self.game.undo();
-                    self.game.undo();
+                    self.engine.game.undo();
+                    self.engine.game.undo();
                 }
                 self.announced = false;
             }
-            "?" => {
-                if let Some(r) = &self.running {
-                    r.stop();
-                }
-            }
+            "?" => self.engine.stop(),
             "quit" => return false,
             _ if IGNORED.contains(&cmd) => {}
             _ if looks_like_move(cmd) && toks.len() == 1 => self.user_move(cmd),
@@ -355,22 +283,62 @@ impl Xboard {
         true
     }
 
-    fn reset_game(&mut self) {
-        if let Ok(g) = new_game(self.kind, None) {
-            self.game = g;
+    /// The engine's search ended: play its move.
+    fn finished(&mut self, result: Option<SearchResult>) {
+        let best = match result.and_then(|r| r.best) {
+            Some(m) => Some(m.uci()),
+            None => self.engine.game.legal_moves().first().map(|m| m.uci()),
+        };
+        match best {
+            Some(m) => match play_uci(&mut self.engine.game, &m) {
+                Ok(_) => {
+                    self.engine.out.line(&format!("move {m}"));
+                    self.announced = false;
+                    self.announce_end();
+                }
+                Err(e) => self.engine.out.line(&format!("# internal error: {e}")),
+            },
+            None => {
+                self.announce_end();
+            }
         }
+        self.flush_pongs();
+    }
+}
+
+impl Xboard {
+    fn error(&self, kind: &str, what: &str) {
+        self.engine.out.line(&format!("Error ({kind}): {what}"));
+    }
+
+    /// Stops a running search and forgets its move.
+    fn abort_search(&mut self) {
+        if let Some(r) = self.engine.running.take() {
+            r.abort();
+        }
+        self.flush_pongs();
+    }
+
+    fn flush_pongs(&mut self) {
+        for n in std::mem::take(&mut self.pending_pongs) {
+            self.engine.out.line(&format!("pong {n}"));
+        }
+    }
+
+    fn reset_game(&mut self) {
+        self.engine.reset_game();
         self.announced = false;
     }
 
     fn setboard(&mut self, fen: &str) {
         self.abort_search();
-        match new_game(self.kind, Some(fen)) {
+        match new_game(self.engine.kind, Some(fen)) {
             Ok(g) => {
-                self.game = g;
+                self.engine.game = g;
                 self.announced = false;
             }
             Err(e) => {
-                self.out.line("tellusererror Illegal position");
+                self.engine.out.line("tellusererror Illegal position");
                 self.error("bad FEN", &format!("{fen}: {e}"));
             }
         }
@@ -399,22 +367,23 @@ impl Xboard {
     }
 
     fn user_move(&mut self, text: &str) {
-        if self.running.is_some() {
+        if self.engine.running.is_some() {
             // The engine is thinking on its own move (there is no pondering):
             // not the opponent's turn.
-            self.out
+            self.engine
+                .out
                 .line(&format!("Illegal move (engine is thinking): {text}"));
             return;
         }
-        if self.game.play_uci(text).is_err() {
-            self.out.line(&format!("Illegal move: {text}"));
+        if play_uci(&mut self.engine.game, text).is_err() {
+            self.engine.out.line(&format!("Illegal move: {text}"));
             return;
         }
         self.announced = false;
         if self.announce_end() {
             return;
         }
-        if !self.force && self.game.turn() == self.engine_side {
+        if !self.force && self.engine.game.turn() == self.engine_side {
             self.think();
         }
     }
@@ -422,13 +391,14 @@ impl Xboard {
     /// Announces the result if the game is over (once per position);
     /// `true` if it is over.
     fn announce_end(&mut self) -> bool {
-        let Some(o) = self.game.outcome() else {
+        let Some(o) = self.engine.game.outcome() else {
             return false;
         };
         if !self.announced {
             self.announced = true;
-            self.out
-                .line(&format!("{} {{{}}}", o.result_str(), describe_outcome(o)));
+            self.engine
+                .out
+                .line(&format!("{} {{{}}}", o.result_str(), o.description()));
         }
         true
     }
@@ -444,7 +414,7 @@ impl Xboard {
         }
         let ours = self.our_time.unwrap_or(self.base);
         let theirs = self.opp_time.unwrap_or(self.base);
-        let (w, b) = match self.game.turn() {
+        let (w, b) = match self.engine.game.turn() {
             Color::White => (ours, theirs),
             Color::Black => (theirs, ours),
         };
@@ -453,7 +423,7 @@ impl Xboard {
         limits.winc = self.inc;
         limits.binc = self.inc;
         if self.mps > 0 {
-            let made = (self.game.ply() / 2) as u32;
+            let made = (self.engine.game.ply() / 2) as u32;
             limits.movestogo = Some(self.mps - made % self.mps);
         }
         limits
@@ -464,52 +434,18 @@ impl Xboard {
         if self.announce_end() {
             return;
         }
-        let id = self.next_id;
-        self.next_id += 1;
-        let out = self.out.clone();
+        let out = self.engine.out.clone();
         let post = self.post.clone();
-        let job = SearchJob {
-            id,
-            limits: self.limits(),
-            params: self.params.clone(),
-            shared: self.shared.clone(),
-            threads: self.threads,
-            stop: Arc::new(AtomicBool::new(false)),
-            hold: false,
-            on_info: Box::new(move |info: &Info| {
+        let limits = self.limits();
+        self.engine.start_search(
+            limits,
+            false,
+            Box::new(move |info: &Info| {
                 if post.load(Relaxed) {
                     out.line(&post_line(info));
                 }
             }),
-            done: self.events.clone(),
-        };
-        self.running = Some(self.game.spawn_search(job));
-    }
-
-    /// The engine's search ended: play its move.
-    fn finished(&mut self, id: u64, result: Option<SearchResult>) {
-        if self.running.as_ref().map(|r| r.id) != Some(id) {
-            return; // an aborted search
-        }
-        self.running = None;
-        let best = match result.and_then(|r| r.best) {
-            Some(m) => Some(m.uci()),
-            None => self.game.legal_uci().into_iter().next(),
-        };
-        match best {
-            Some(m) => match self.game.play_uci(&m) {
-                Ok(_) => {
-                    self.out.line(&format!("move {m}"));
-                    self.announced = false;
-                    self.announce_end();
-                }
-                Err(e) => self.out.line(&format!("# internal error: {e}")),
-            },
-            None => {
-                self.announce_end();
-            }
-        }
-        self.flush_pongs();
+        );
     }
 }
 
