@@ -330,6 +330,40 @@ fn bad_variant() {
     );
 }
 
+/// Every subcommand's `--variant` help lists every name and alias of the
+/// registry (one help text, derived, not copied).
+#[test]
+fn variant_help_lists_the_registry() {
+    for sub in [
+        &["perft"][..],
+        &["moves"],
+        &["analyse"],
+        &["bench"],
+        &["datagen"],
+        &["match"],
+        &["openings"],
+        &["tune", "texel"],
+        &["tune", "spsa"],
+    ] {
+        let text = ok_stdout(&varia(&[sub, &["--help"]].concat()));
+        // The option's line and its continuation, up to the next option.
+        let mut lines = text
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with("--variant <"));
+        let first = lines
+            .next()
+            .unwrap_or_else(|| panic!("{sub:?}: no --variant in {text}"));
+        let rest = lines.take_while(|l| !l.trim_start().starts_with('-'));
+        let help: String = std::iter::once(first).chain(rest).collect();
+        for kind in movegen::VariantKind::ALL {
+            let meta = kind.meta();
+            for name in std::iter::once(meta.name).chain(meta.aliases.iter().copied()) {
+                assert!(help.contains(name), "{sub:?} --variant help lacks {name}");
+            }
+        }
+    }
+}
+
 #[test]
 fn bad_fen() {
     let o = varia(&[
