@@ -2,7 +2,7 @@
 //! reading them back (tags, SAN moves; comments, variations and NAGs are
 //! skipped). The same reader serves opening books and the tuner's data.
 
-use movegen::{dispatch, Game, Move, Position, VariantKind};
+use movegen::{dispatch, Game, Move, Position, VariantGame, VariantKind};
 
 /// A game read from PGN.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +56,8 @@ pub fn write_game(
     if let Some(v) = kind.pgn_name() {
         tag(&mut s, "Variant", v);
     }
-    if start_fen != kind.start_fen() {
+    let from_start = VariantGame::from_fen(kind, start_fen).is_ok_and(|g| g.starts_from_startpos());
+    if !from_start {
         tag(&mut s, "SetUp", "1");
         tag(&mut s, "FEN", start_fen);
     }
@@ -252,5 +253,17 @@ mod tests {
         assert_eq!(g[0].result, "1-0");
         let bad = read_games("1. e4 e4", VariantKind::Chess).unwrap_err();
         assert_eq!(bad.line, 1);
+    }
+
+    #[test]
+    fn fen_tag_only_for_games_not_from_the_start_position() {
+        let tags =
+            |fen: &str| write_game(VariantKind::Chess, "t", "1", "a", "b", "*", "x", fen, &[]);
+        assert!(!tags(VariantKind::Chess.start_fen()).contains("[FEN"));
+        // The start position written without its move counters is still it.
+        let short = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        assert!(!tags(short).contains("[FEN"));
+        let other = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+        assert!(tags(other).contains(&format!("[FEN \"{other}\"]")));
     }
 }
