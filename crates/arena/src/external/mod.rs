@@ -6,8 +6,8 @@
 //! * [`settings`]: the typed settings of an engine ([`ExternalConfig`]);
 //! * `process`: the child process and its line reader;
 //! * [`normalize`]: engine move text → varia's UCI;
-//! * `uci` and `cecp`: what each protocol says, as a [`Dialect`];
-//! * this module: [`ProtocolEngine`], the plumbing both share (start and
+//! * `uci` and `cecp`: what each protocol says, as a `Dialect`;
+//! * this module: `ProtocolEngine`, the plumbing both share (start and
 //!   handshake, restart, killing the process after a timeout or crash), so
 //!   there is one [`Player`] impl for both protocols.
 //!
