@@ -387,9 +387,8 @@ fn unknown_key(engine: &str, key: &str, kind: &EngineKind) -> EngineConfigError 
             format!(" ({key}= needs cmd=)")
         }
         "variant" => " (the match's --variant sets the game)".into(),
-        "ponder" | "restart" => {
-            " (not implemented: engines never ponder, and restart only after a crash)".into()
-        }
+        "ponder" => " (not implemented: engines never ponder)".into(),
+        "restart" => " (not implemented: engines restart only after a crash or timeout)".into(),
         _ => String::new(),
     };
     let own = if external {
