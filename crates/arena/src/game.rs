@@ -8,7 +8,7 @@ use crate::openings::Opening;
 use crate::player::{MoveRequest, Player, PlayerError};
 use crate::schedule::GameSpec;
 use crate::tc::{Clock, MoveLimits};
-use movegen::{Color, Game, Position, Variant, VariantKind};
+use movegen::{Color, VariantGame, VariantKind};
 use std::time::{Duration, Instant};
 
 /// When to end games early.
@@ -92,9 +92,11 @@ fn loss_for(side: Color) -> &'static str {
     }
 }
 
-/// Plays the game `spec` between `white` and `black` from `opening`.
-/// `restart` is set for a player whose engine crashed (the runner restarts it).
-pub fn play_game<V: Variant>(
+/// Plays the game `spec` of `variant` between `white` and `black` from
+/// `opening`. `crashed` is set for a player whose engine crashed (the runner
+/// restarts it).
+pub fn play_game(
+    variant: VariantKind,
     spec: &GameSpec,
     opening: &Opening,
     players: [&mut dyn Player; 2],
@@ -106,7 +108,7 @@ pub fn play_game<V: Variant>(
     let names = [players[0].name().to_string(), players[1].name().to_string()];
     let mut record = GameRecord {
         spec: *spec,
-        variant: V::KIND,
+        variant,
         opening: opening.clone(),
         white: names[0].clone(),
         black: names[1].clone(),
@@ -126,24 +128,16 @@ pub fn play_game<V: Variant>(
     };
 
     for (i, p) in players.iter_mut().enumerate() {
-        if let Err(e) = p.new_game(V::KIND) {
+        if let Err(e) = p.new_game(variant) {
             crashed[i] = matches!(e, PlayerError::Crashed(_) | PlayerError::Timeout);
             let side = if i == 0 { Color::White } else { Color::Black };
             return finish(record, loss_for(side), "crash");
         }
     }
-    let start = match Position::<V>::from_fen(&opening.fen) {
-        Ok(p) => p,
+    let mut game = match VariantGame::from_uci_moves(variant, Some(&opening.fen), &opening.moves) {
+        Ok(g) => g,
         Err(_) => return finish(record, "1/2-1/2", "adjudication"),
     };
-    let mut game = Game::new(start);
-    let mut all_moves: Vec<String> = Vec::new();
-    for m in &opening.moves {
-        if game.play_uci(m).is_err() {
-            return finish(record, "1/2-1/2", "adjudication");
-        }
-        all_moves.push(m.clone());
-    }
     let mut clocks: [Option<Clock>; 2] = [
         limits[0].tc.map(|t| Clock::new(&t)),
         limits[1].tc.map(|t| Clock::new(&t)),
@@ -158,12 +152,10 @@ pub fn play_game<V: Variant>(
         if adj.max_plies > 0 && record.plies >= adj.max_plies {
             return finish(record, "1/2-1/2", "max_length");
         }
-        let side = game.position().turn();
+        let side = game.turn();
         let i = side.index();
         let req = MoveRequest {
-            variant: V::KIND,
-            start_fen: &opening.fen,
-            moves: &all_moves,
+            game: &game,
             limits: limits[i],
             clocks,
         };
@@ -189,12 +181,10 @@ pub fn play_game<V: Variant>(
                 return finish(record, loss_for(side), "time");
             }
         }
-        let mv = match game.position().parse_uci(&reply.uci) {
+        let mv = match game.play_uci(&reply.uci) {
             Ok(m) => m,
             Err(_) => return finish(record, loss_for(side), "illegal_move"),
         };
-        game.play_unchecked(mv);
-        all_moves.push(mv.uci());
         record.moves.push(mv.uci());
         record.plies += 1;
 
@@ -224,7 +214,7 @@ pub fn play_game<V: Variant>(
                             .iter()
                             .all(|v| v.abs() <= r.score)
                 };
-                if game.position().fullmove_number() > r.after && quiet(0) && quiet(1) {
+                if game.fullmove_number() > r.after && quiet(0) && quiet(1) {
                     return finish(record, "1/2-1/2", "adjudication");
                 }
             }

@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod engine_config;
 pub mod external;
 pub mod game;
 pub mod openings;
@@ -19,10 +20,13 @@ pub mod schedule;
 pub mod stats;
 pub mod tc;
 
+pub use engine_config::{
+    parse_engines, EngineConfig, EngineConfigError, EngineKind, InProcessConfig,
+};
 pub use game::{Adjudication, GameRecord, ScoreRule};
 pub use openings::Opening;
 pub use player::{InProcess, MoveReply, MoveRequest, Player, PlayerError};
-pub use runner::{run, EngineSpec, MatchConfig, MatchReport, PlayerFactory, Progress};
+pub use runner::{run, MatchConfig, MatchReport, PlayerFactory, Progress};
 pub use schedule::{Format, GameSpec, ScheduleSpec};
 pub use stats::{EloModel, Sprt, SprtState};
 pub use tc::{MoveLimits, TimeControl};

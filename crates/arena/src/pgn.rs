@@ -9,7 +9,7 @@
 //! `Three-check`, `3check`, `threecheck`, `Giveaway`, ...) and refuses a game
 //! whose tag names another game than the one being read.
 
-use movegen::{dispatch, Game, Move, PgnVariantNames, Position, VariantKind};
+use movegen::{dispatch, Game, Move, PgnVariantNames, Position, VariantGame, VariantKind};
 
 /// A game read from PGN.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,7 +65,8 @@ pub fn write_game(
     if let Some(v) = kind.pgn_name_in(names) {
         tag(&mut s, "Variant", v);
     }
-    if start_fen != kind.start_fen() {
+    let from_start = VariantGame::from_fen(kind, start_fen).is_ok_and(|g| g.starts_from_startpos());
+    if !from_start {
         tag(&mut s, "SetUp", "1");
         tag(&mut s, "FEN", start_fen);
     }
@@ -355,5 +356,29 @@ mod tests {
                 e.message
             );
         }
+    }
+
+    #[test]
+    fn fen_tag_only_for_games_not_from_the_start_position() {
+        let tags = |fen: &str| {
+            write_game(
+                VariantKind::Chess,
+                PgnVariantNames::Lichess,
+                "t",
+                "1",
+                "a",
+                "b",
+                "*",
+                "x",
+                fen,
+                &[],
+            )
+        };
+        assert!(!tags(VariantKind::Chess.start_fen()).contains("[FEN"));
+        // The start position written without its move counters is still it.
+        let short = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        assert!(!tags(short).contains("[FEN"));
+        let other = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+        assert!(tags(other).contains(&format!("[FEN \"{other}\"]")));
     }
 }

@@ -1,22 +1,19 @@
 //! Players: anything that answers "your move" in a game. varia's own engine
 //! runs in-process (no protocol, no process per game); external engines are
-//! driven over UCI or CECP (see `external.rs`).
+//! driven over UCI or CECP (see [`crate::external`]). A request carries the
+//! game itself ([`VariantGame`]), so no player replays moves from text.
 
 use crate::tc::{Clock, MoveLimits};
-use movegen::{dispatch, Game, Position, VariantKind};
+use movegen::{with_game, VariantGame, VariantKind};
 use search::{EvalParams, Limits, Shared};
-use std::any::Any;
 use std::path::PathBuf;
 
 /// What a player is asked for a move.
 #[derive(Clone, Debug)]
 pub struct MoveRequest<'a> {
-    /// The game.
-    pub variant: VariantKind,
-    /// Start position of the game (before the opening moves).
-    pub start_fen: &'a str,
-    /// Every move since the start, in UCI.
-    pub moves: &'a [String],
+    /// The game so far, from its start position (before the opening moves)
+    /// with every move played since, opening moves included.
+    pub game: &'a VariantGame,
     /// The player's per-move limits.
     pub limits: &'a MoveLimits,
     /// Both clocks (White, Black) when a time control is used.
@@ -74,15 +71,6 @@ pub struct InProcess {
     hash_mb: usize,
     threads: usize,
     shared: Shared,
-    /// The game as of the last request (start FEN, moves, `Game<V>`), so each
-    /// move plays only the moves since the last one instead of the whole game.
-    cache: Option<GameCache>,
-}
-
-struct GameCache {
-    start_fen: String,
-    moves: Vec<String>,
-    game: Box<dyn Any + Send>,
 }
 
 impl InProcess {
@@ -101,7 +89,6 @@ impl InProcess {
             hash_mb,
             threads: threads.max(1),
             shared: Shared::new(hash_mb),
-            cache: None,
         }
     }
 
@@ -114,7 +101,6 @@ impl InProcess {
             hash_mb,
             threads: 1,
             shared: Shared::new(hash_mb),
-            cache: None,
         }
     }
 }
@@ -140,13 +126,12 @@ impl Player for InProcess {
         } else {
             self.shared.tt.clear();
         }
-        self.cache = None;
         Ok(())
     }
 
     fn go(&mut self, req: &MoveRequest) -> Result<MoveReply, PlayerError> {
         let params = match &self.params {
-            Some(p) if p.variant == req.variant => p,
+            Some(p) if p.variant == req.game.kind() => p,
             _ => {
                 return Err(PlayerError::Setup(
                     "new_game was not called for this variant".into(),
@@ -154,55 +139,19 @@ impl Player for InProcess {
             }
         };
         let limits = to_search_limits(req);
-        let shared = &self.shared;
-        let threads = self.threads;
-        let cache = &mut self.cache;
-        dispatch!(req.variant, V => {
-            // Reuse the game of the last request when this one continues it.
-            let reusable = cache.as_ref().is_some_and(|c| {
-                c.start_fen == req.start_fen
-                    && c.moves.len() <= req.moves.len()
-                    && c.moves[..] == req.moves[..c.moves.len()]
-                    && c.game.is::<Game<V>>()
-            });
-            if !reusable {
-                let start = Position::<V>::from_fen(req.start_fen)
-                    .map_err(|e| PlayerError::Setup(e.to_string()))?;
-                *cache = Some(GameCache {
-                    start_fen: req.start_fen.to_string(),
-                    moves: Vec::new(),
-                    game: Box::new(Game::new(start)),
-                });
-            }
-            let Some(c) = cache.as_mut() else {
-                return Err(PlayerError::Setup("no game".into()));
-            };
-            let Some(game) = c.game.downcast_mut::<Game<V>>() else {
-                return Err(PlayerError::Setup("no game".into()));
-            };
-            for m in &req.moves[c.moves.len()..] {
-                if let Err(e) = game.play_uci(m) {
-                    *cache = None;
-                    return Err(PlayerError::Protocol(e.to_string()));
-                }
-                c.moves.push(m.clone());
-            }
-            let keys = game.keys();
-            let history = &keys[..keys.len() - 1];
-            let r = search::search(game.position(), history, &limits, params, shared, threads, &mut |_| {});
-            match r.best {
-                Some(m) => Ok(MoveReply { uci: m.uci(), score: Some(r.score) }),
-                None => Err(PlayerError::Protocol("no move in a finished game".into())),
-            }
-        })
+        let history = req.game.history_keys();
+        let (shared, threads) = (&self.shared, self.threads);
+        let r = with_game!(req.game, V, g => {
+            search::search(g.position(), history, &limits, params, shared, threads, &mut |_| {})
+        });
+        match r.best {
+            Some(m) => Ok(MoveReply {
+                uci: m.uci(),
+                score: Some(r.score),
+            }),
+            None => Err(PlayerError::Protocol("no move in a finished game".into())),
+        }
     }
-}
-
-/// Index (0 White, 1 Black) of the side to move in a request: the start
-/// FEN's side to move, flipped by every move played since.
-pub fn side_to_move(req: &MoveRequest) -> usize {
-    let black_starts = req.start_fen.split_whitespace().nth(1) == Some("b");
-    (black_starts as usize + req.moves.len()) % 2
 }
 
 /// Converts match limits to a search's limits.
@@ -222,7 +171,7 @@ pub fn to_search_limits(req: &MoveRequest) -> Limits {
             limits.btime = Some(b.left);
         }
         // Moves to go of the side to move's own clock.
-        limits.movestogo = req.clocks[side_to_move(req)].and_then(|c| c.moves_to_go);
+        limits.movestogo = req.clocks[req.game.turn().index()].and_then(|c| c.moves_to_go);
         limits.winc = tc.increment;
         limits.binc = tc.increment;
     }

@@ -4,50 +4,27 @@
 //! Resuming reads the CSV back and skips finished games; the schedule being a
 //! function of the seed, the totals equal an uninterrupted run's.
 
+use crate::engine_config::EngineConfig;
 use crate::game::{play_game, Adjudication, GameRecord};
 use crate::openings::Opening;
 use crate::pgn;
-use crate::player::Player;
+use crate::player::{Player, PlayerError};
 use crate::results::{read_games, write_summary, GameRow, GameWriter, PairingStats, Tally};
-use crate::schedule::{self, GameSpec, ScheduleSpec};
+use crate::schedule::{self, Format, GameSpec, ScheduleSpec};
 use crate::stats::{Sprt, SprtState};
-use crate::tc::MoveLimits;
-use movegen::{dispatch, PgnVariantNames, VariantKind};
+use movegen::{PgnVariantNames, VariantKind};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-/// A player's settings as given on the command line.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineSpec {
-    /// Name in results.
-    pub name: String,
-    /// Per-move limits.
-    pub limits: MoveLimits,
-    /// Everything else (`eval=`, `hash=`, `cmd=`, `proto=`, `option.X=`), for
-    /// the player factory.
-    pub settings: Vec<(String, String)>,
-}
-
-impl EngineSpec {
-    /// The value of a setting.
-    pub fn get(&self, key: &str) -> Option<&str> {
-        self.settings
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
 /// Everything a match needs.
 pub struct MatchConfig {
     /// The game.
     pub variant: VariantKind,
     /// Players, in order.
-    pub engines: Vec<EngineSpec>,
+    pub engines: Vec<EngineConfig>,
     /// Schedule settings.
     pub schedule: ScheduleSpec,
     /// Opening list (at least one).
@@ -72,8 +49,41 @@ pub struct MatchConfig {
     pub shard: Option<(usize, usize)>,
 }
 
-/// Builds a player from its settings.
-pub type PlayerFactory = dyn Fn(&EngineSpec) -> Result<Box<dyn Player>, String> + Sync;
+impl MatchConfig {
+    /// A match of `variant` between `engines` from `openings`: one round
+    /// robin round of game pairs (colours swapped) in file order with seed 1,
+    /// one game at a time, default adjudication, no files, no SPRT, no shard.
+    /// Set the fields that differ (`schedule.games`, `concurrency`, ...).
+    pub fn new(variant: VariantKind, engines: Vec<EngineConfig>, openings: Vec<Opening>) -> Self {
+        MatchConfig {
+            variant,
+            schedule: ScheduleSpec {
+                players: engines.len(),
+                games: None,
+                rounds: 1,
+                repeat: true,
+                format: Format::RoundRobin,
+                openings: openings.len(),
+                random_openings: false,
+                seed: 1,
+            },
+            engines,
+            openings,
+            concurrency: 1,
+            adjudication: Adjudication::default(),
+            out: None,
+            pgn: None,
+            pgn_variant_names: PgnVariantNames::Lichess,
+            summary: None,
+            resume: false,
+            sprt: None,
+            shard: None,
+        }
+    }
+}
+
+/// Builds a player from its settings ([`EngineConfig::start`] is the usual one).
+pub type PlayerFactory = dyn Fn(&EngineConfig) -> Result<Box<dyn Player>, PlayerError> + Sync;
 
 /// Live state for progress display.
 pub struct Progress<'a> {
@@ -246,7 +256,8 @@ pub fn run(
             let tx = tx.clone();
             let (todo, next, stop) = (&todo, &next, &stop);
             scope.spawn(move || {
-                let mut players: Vec<Option<Box<dyn Player>>> = cfg.engines.iter().map(|_| None).collect();
+                let mut players: Vec<Option<Box<dyn Player>>> =
+                    cfg.engines.iter().map(|_| None).collect();
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         return;
@@ -258,7 +269,10 @@ pub fn run(
                             match factory(&cfg.engines[idx]) {
                                 Ok(p) => players[idx] = Some(p),
                                 Err(e) => {
-                                    let _ = tx.send(Err(format!("engine {}: {e}", cfg.engines[idx].name)));
+                                    let _ = tx.send(Err(format!(
+                                        "engine {}: {e}",
+                                        cfg.engines[idx].name
+                                    )));
                                     stop.store(true, Ordering::Relaxed);
                                     return;
                                 }
@@ -269,9 +283,22 @@ pub fn run(
                     let mut crashed = [false; 2];
                     let record = {
                         let (w, b) = two_mut(&mut players, spec.white, spec.black);
-                        let (Some(w), Some(b)) = (w.as_deref_mut(), b.as_deref_mut()) else { return };
-                        let limits = [&cfg.engines[spec.white].limits, &cfg.engines[spec.black].limits];
-                        dispatch!(cfg.variant, V => play_game::<V>(spec, opening, [w, b], limits, &cfg.adjudication, &mut crashed))
+                        let (Some(w), Some(b)) = (w.as_deref_mut(), b.as_deref_mut()) else {
+                            return;
+                        };
+                        let limits = [
+                            &cfg.engines[spec.white].limits,
+                            &cfg.engines[spec.black].limits,
+                        ];
+                        play_game(
+                            cfg.variant,
+                            spec,
+                            opening,
+                            [w, b],
+                            limits,
+                            &cfg.adjudication,
+                            &mut crashed,
+                        )
                     };
                     for (side, idx) in [(0, spec.white), (1, spec.black)] {
                         if crashed[side] {

@@ -6,75 +6,44 @@
 
 use arena::results::GameRow;
 use arena::{
-    external, Adjudication, EngineSpec, Format, InProcess, MatchConfig, MoveLimits, Opening,
-    Player, ScheduleSpec, TimeControl,
+    Adjudication, EngineConfig, InProcessConfig, MatchConfig, Opening, Player, PlayerError,
 };
 use movegen::VariantKind;
 
 const TC: &str = "3+0.05";
 
-fn engine(cmd: &str, settings: &[(&str, &str)]) -> EngineSpec {
+fn engine(cmd: &str, settings: &[(&str, &str)]) -> EngineConfig {
     let path = format!("/usr/games/{cmd}");
     assert!(
         std::path::Path::new(&path).exists(),
         "{path} is missing: apt-get install -y fairymax sjeng sjaakii fairy-stockfish"
     );
-    let mut s = vec![("cmd".to_string(), path)];
+    let mut s = vec![
+        ("cmd".to_string(), path),
+        ("tc".to_string(), TC.to_string()),
+    ];
     s.extend(settings.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     // VARIA_ENGINE_LOG=FILE records the protocol traffic.
     if let Ok(log) = std::env::var("VARIA_ENGINE_LOG") {
         s.push(("log".into(), log));
     }
-    EngineSpec {
-        name: cmd.to_string(),
-        limits: MoveLimits {
-            tc: TimeControl::parse(TC),
-            ..MoveLimits::default()
-        },
-        settings: s,
-    }
+    EngineConfig::parse(cmd, &s).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn play(variant: VariantKind, spec: EngineSpec) -> Vec<GameRow> {
-    let varia = EngineSpec {
-        name: "varia".into(),
-        limits: spec.limits,
-        settings: Vec::new(),
+fn play(variant: VariantKind, spec: EngineConfig) -> Vec<GameRow> {
+    let mut varia = EngineConfig::in_process("varia", spec.limits);
+    varia.kind = arena::EngineKind::InProcess(InProcessConfig {
+        hash_mb: 16,
+        ..InProcessConfig::default()
+    });
+    let mut cfg = MatchConfig::new(variant, vec![spec, varia], vec![Opening::start(variant)]);
+    cfg.schedule.games = Some(2);
+    cfg.adjudication = Adjudication {
+        max_plies: 200,
+        ..Adjudication::default()
     };
-    let cfg = MatchConfig {
-        variant,
-        engines: vec![spec, varia],
-        schedule: ScheduleSpec {
-            players: 2,
-            games: Some(2),
-            rounds: 1,
-            repeat: true,
-            format: Format::RoundRobin,
-            openings: 1,
-            random_openings: false,
-            seed: 1,
-        },
-        openings: vec![Opening::start(variant)],
-        concurrency: 1,
-        adjudication: Adjudication {
-            max_plies: 200,
-            ..Adjudication::default()
-        },
-        out: None,
-        pgn: None,
-        pgn_variant_names: movegen::PgnVariantNames::Lichess,
-        summary: None,
-        resume: false,
-        sprt: None,
-        shard: None,
-    };
-    let factory = move |s: &EngineSpec| -> Result<Box<dyn Player>, String> {
-        if external::is_external(s) {
-            external::spawn_for(s, variant)
-        } else {
-            Ok(Box::new(InProcess::new(&s.name, None, 16, 1)))
-        }
-    };
+    let factory =
+        move |s: &EngineConfig| -> Result<Box<dyn Player>, PlayerError> { s.start_for(variant) };
     let mut rows = Vec::new();
     arena::run(&cfg, &factory, &mut |p| {
         if let Some(r) = p.last {
@@ -100,19 +69,19 @@ fn play(variant: VariantKind, spec: EngineSpec) -> Vec<GameRow> {
     rows
 }
 
-fn fsf() -> EngineSpec {
+fn fsf() -> EngineConfig {
     engine("fairy-stockfish", &[("option.Hash", "16")])
 }
 
-fn sjeng() -> EngineSpec {
+fn sjeng() -> EngineConfig {
     engine("sjeng", &[("proto", "xboard")])
 }
 
-fn fairymax() -> EngineSpec {
+fn fairymax() -> EngineConfig {
     engine("fairymax", &[("proto", "xboard")])
 }
 
-fn sjaakii() -> EngineSpec {
+fn sjaakii() -> EngineConfig {
     engine("sjaakii", &[("proto", "xboard")])
 }
 
@@ -150,9 +119,11 @@ fn fairy_stockfish_knightmate() {
 #[ignore]
 fn fairy_stockfish_has_no_atomic() {
     // The Debian build (largeboards) lacks atomic: the match fails at once.
-    let e = external::spawn_for(&fsf(), VariantKind::Atomic)
+    let e = fsf()
+        .start_for(VariantKind::Atomic)
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
     assert!(e.contains("does not play atomic"), "{e}");
 }
 

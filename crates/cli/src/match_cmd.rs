@@ -1,20 +1,22 @@
 //! `varia match`: games between engines (varia's own, in-process, each with
 //! its own settings, or external UCI/CECP engines), on every core, with
 //! openings, clocks or node/depth limits, adjudication, per-game CSV, PGN,
-//! summary CSV, SPRT, resume and shards. The runner is [`arena::run`]; this
-//! module turns the command line into an [`arena::MatchConfig`], shows the
-//! progress bar and prints the summary.
+//! summary CSV, SPRT, resume and shards. The runner is [`arena::run`] and the
+//! engine settings are arena's ([`arena::parse_engines`]); this module groups
+//! the command line's words, turns the rest into an [`arena::MatchConfig`],
+//! shows the progress bar and prints the summary.
 //!
 //! Option names follow cutechess-cli and fastchess where they have one:
 //! `--engine name=a,eval=a.toml` (or space-separated `key=value` words),
 //! `--each nodes=1000`, `--draw movenumber=40 movecount=8 score=10`,
 //! `--resign movecount=3 score=1000`, `--sprt elo0=0 elo1=5`.
 
-use anyhow::{anyhow, bail, Context as _};
+use anyhow::{anyhow, bail};
 use arena::{
-    Adjudication, EloModel, EngineSpec, Format, InProcess, MatchConfig, MoveLimits, Opening,
-    Player, ScheduleSpec, ScoreRule, Sprt, SprtState, TimeControl,
+    Adjudication, EloModel, EngineConfig, Format, MatchConfig, MatchReport, Opening, ScheduleSpec,
+    ScoreRule, Sprt, SprtState,
 };
+use clap::{Arg, ArgAction, ArgMatches, FromArgMatches};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use movegen::{PgnVariantNames, VariantKind};
 use std::collections::BTreeMap;
@@ -23,17 +25,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// Hash table size of an in-process engine without `hash=`, in MB: small,
-/// because the table is cleared before every game and fixed-node games
-/// never fill more.
-pub const DEFAULT_HASH_MB: usize = 1;
-/// Largest `hash=` accepted, in MB.
-const MAX_HASH_MB: usize = 1 << 16;
-/// Most search threads per in-process engine.
-const MAX_THREADS: usize = 256;
-/// Deepest `depth=` accepted.
-const MAX_DEPTH: u32 = 100;
-
 /// Arguments of `varia match`.
 #[derive(clap::Args, Debug, Clone)]
 #[command(after_help = "\
@@ -41,11 +32,13 @@ Engine settings (--engine, --each): key=value words, separated by commas or spac
   name=N          name in results (default engine1, engine2, ...)
   tc=[M/]S[+I]    time control: M moves in S seconds (+I per move), e.g. 40/60+0.6, 10+0.1
   nodes=N         nodes per move          depth=D    depth per move
-  st=S            seconds per move
+  st=S            seconds per move        movetime=MS  milliseconds per move
   eval=FILE       evaluation weights (TOML) of varia's in-process engine
   hash=MB         its hash table (default 1)   threads=T  its search threads (default 1)
   cmd=PATH        an external engine instead; with proto=uci|xboard (default uci),
-                  args=\"...\", dir=DIR, option.NAME=VALUE (UCI setoption / CECP option)
+                  args=\"...\", dir=DIR, option.NAME=VALUE (UCI setoption / CECP option),
+                  initstr=TEXT, timeout=S, margin=S, stderr=FILE|inherit, log=FILE
+An unknown setting is an error naming the valid ones.
 
 Examples:
   varia match --variant suicide --engine name=a --engine name=b --each nodes=1000 \\
@@ -60,9 +53,9 @@ pub struct Args {
     #[arg(long, value_name = "VARIANT", help = crate::variant_arg::help(""))]
     pub variant: VariantKind,
 
-    /// A player: `name=N` plus settings (see below); give two or more.
-    #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 1..)]
-    pub engines: Vec<String>,
+    /// The `--engine` words, one list per occurrence.
+    #[command(flatten)]
+    pub engines: EngineWords,
 
     /// Settings shared by every player (an engine's own settings win).
     #[arg(long = "each", value_name = "KEY=VALUE", num_args = 1..)]
@@ -164,234 +157,51 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// Splits `key=value` words, several to a word when separated by commas
-/// (a comma belongs to the value unless a `key=` follows it).
-pub fn split_settings(words: &[String]) -> anyhow::Result<Vec<(String, String)>> {
-    let is_key = |k: &str| {
-        let mut chars = k.chars();
-        chars
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && chars.all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
-    };
-    let mut out = Vec::new();
-    for word in words {
-        let mut pieces: Vec<String> = Vec::new();
-        for piece in word.split(',') {
-            let starts_setting = piece.split_once('=').is_some_and(|(k, _)| is_key(k));
-            match pieces.last_mut() {
-                Some(last) if !starts_setting => {
-                    last.push(',');
-                    last.push_str(piece);
-                }
-                _ => pieces.push(piece.to_string()),
-            }
-        }
-        for piece in pieces {
-            match piece.split_once('=') {
-                Some((k, v)) if is_key(k) => out.push((k.to_string(), v.to_string())),
-                _ => bail!("bad setting \"{piece}\": expected key=value"),
-            }
-        }
+/// The words of each `--engine` occurrence (`--engine name=b cmd=x` is one
+/// engine with two words). Clap's derive flattens repeated multi-value
+/// options into one list, so this reads the occurrences from the matches.
+#[derive(Clone, Debug, Default)]
+pub struct EngineWords(pub Vec<Vec<String>>);
+
+const ENGINE_ARG: &str = "engine";
+
+impl FromArgMatches for EngineWords {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let groups = m
+            .get_occurrences::<String>(ENGINE_ARG)
+            .map(|o| o.map(|words| words.cloned().collect()).collect())
+            .unwrap_or_default();
+        Ok(EngineWords(groups))
     }
-    Ok(out)
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = EngineWords::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
-/// Settings of varia's in-process engine.
-const IN_PROCESS_KEYS: [&str; 3] = ["eval", "hash", "threads"];
-/// Settings every player has.
-const COMMON_KEYS: [&str; 5] = ["name", "tc", "nodes", "depth", "st"];
-/// Settings of external engines (besides `option.NAME`; all of them are
-/// checked by [`arena::external::Settings::from_spec`]).
-const EXTERNAL_KEYS: [&str; 9] = [
-    "cmd", "proto", "args", "dir", "initstr", "timeout", "margin", "stderr", "log",
-];
+impl clap::Args for EngineWords {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.arg(
+            Arg::new(ENGINE_ARG)
+                .long("engine")
+                .value_name("KEY=VALUE")
+                .num_args(1..)
+                .action(ArgAction::Append)
+                .value_parser(clap::value_parser!(String))
+                .help("A player: `name=N` plus settings (see below); give two or more"),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        EngineWords::augment_args(cmd)
+    }
+}
 
 fn parse_number<T: std::str::FromStr>(key: &str, v: &str, what: &str) -> anyhow::Result<T> {
     v.trim()
         .parse::<T>()
         .map_err(|_| anyhow!("bad {key}=\"{v}\": expected {what}"))
-}
-
-/// Per-move limits from an engine's settings.
-pub fn limits_of(settings: &[(String, String)]) -> anyhow::Result<MoveLimits> {
-    let mut l = MoveLimits::default();
-    for (k, v) in settings {
-        match k.as_str() {
-            "tc" => {
-                l.tc = Some(TimeControl::parse(v.trim()).ok_or_else(|| {
-                    anyhow!(
-                        "bad tc=\"{v}\": expected [moves/]seconds[+increment], e.g. 40/60+0.6 or 10+0.1"
-                    )
-                })?)
-            }
-            "nodes" => {
-                let n: u64 = parse_number(k, v, "a positive number of nodes")?;
-                if n == 0 {
-                    bail!("bad nodes=\"{v}\": expected a positive number of nodes");
-                }
-                l.nodes = Some(n);
-            }
-            "depth" => {
-                let d: u32 = parse_number(k, v, "a depth from 1 to 100")?;
-                if !(1..=MAX_DEPTH).contains(&d) {
-                    bail!("bad depth=\"{v}\": expected a depth from 1 to {MAX_DEPTH}");
-                }
-                l.depth = Some(d);
-            }
-            "st" => {
-                let s: f64 = parse_number(k, v, "seconds per move")?;
-                if !(s.is_finite() && s > 0.0 && s < 1e6) {
-                    bail!("bad st=\"{v}\": expected a positive number of seconds per move");
-                }
-                l.movetime = Some(Duration::from_secs_f64(s));
-            }
-            _ => {}
-        }
-    }
-    Ok(l)
-}
-
-/// The words of each `--engine` occurrence on the command line `argv`
-/// (clap hands them over as one flat list). Falls back to one engine per
-/// word if the command line does not hold exactly `flat`.
-pub fn engine_groups(argv: &[String], flat: &[String]) -> Vec<Vec<String>> {
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    let mut open = false;
-    for a in argv {
-        if a == "--" {
-            break;
-        }
-        if a == "--engine" {
-            groups.push(Vec::new());
-            open = true;
-        } else if let Some(v) = a.strip_prefix("--engine=") {
-            groups.push(vec![v.to_string()]);
-            open = true;
-        } else if a.starts_with('-') {
-            open = false;
-        } else if open {
-            if let Some(g) = groups.last_mut() {
-                g.push(a.clone());
-            }
-        }
-    }
-    if groups.concat() == flat && groups.iter().all(|g| !g.is_empty()) {
-        groups
-    } else {
-        flat.iter().map(|w| vec![w.clone()]).collect()
-    }
-}
-
-/// Builds and checks the engine list from `--engine` and `--each`.
-pub fn engine_specs(args: &Args) -> anyhow::Result<Vec<EngineSpec>> {
-    let each = split_settings(&args.each).context("--each")?;
-    let argv: Vec<String> = std::env::args_os()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let groups = engine_groups(&argv, &args.engines);
-    if let Some((k, _)) = each.iter().find(|(k, _)| k == "name" || k == "cmd") {
-        bail!("--each {k}= makes no sense: give it per --engine");
-    }
-    let mut specs: Vec<EngineSpec> = Vec::new();
-    for (i, words) in groups.iter().enumerate() {
-        let own = split_settings(words).with_context(|| format!("--engine {}", words.join(" ")))?;
-        let settings: Vec<(String, String)> = each.iter().chain(own.iter()).cloned().collect();
-        let get = |key: &str| {
-            settings
-                .iter()
-                .rev()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.as_str())
-        };
-        let external = get("cmd").is_some();
-        for (k, _) in &settings {
-            let known = COMMON_KEYS.contains(&k.as_str())
-                || if external {
-                    // Checked by `Settings::from_spec` below.
-                    !IN_PROCESS_KEYS.contains(&k.as_str())
-                } else {
-                    IN_PROCESS_KEYS.contains(&k.as_str())
-                };
-            if !known {
-                let hint = if external && IN_PROCESS_KEYS.contains(&k.as_str()) {
-                    format!(" ({k}= is for varia's in-process engine; use option.NAME= for an external one)")
-                } else if !external
-                    && (EXTERNAL_KEYS.contains(&k.as_str()) || k.starts_with("option."))
-                {
-                    format!(" ({k}= needs cmd=)")
-                } else {
-                    String::new()
-                };
-                bail!(
-                    "--engine {}: unknown setting \"{k}\"{hint}",
-                    words.join(" ")
-                );
-            }
-        }
-        let name = match get("name") {
-            Some(n) if n.trim().is_empty() => bail!("--engine {}: empty name", words.join(" ")),
-            Some(n) => n.trim().to_string(),
-            None => format!("engine{}", i + 1),
-        };
-        if specs.iter().any(|s| s.name == name) {
-            bail!("two engines are named \"{name}\": give each a name=");
-        }
-        let limits = limits_of(&settings).with_context(|| format!("engine {name}"))?;
-        if limits.is_empty() {
-            bail!("engine {name}: no move limit: give tc=, nodes=, depth= or st= (in --each or --engine)");
-        }
-        if !external {
-            if let Some(h) = get("hash") {
-                let mb: usize = parse_number("hash", h, "megabytes")?;
-                if !(1..=MAX_HASH_MB).contains(&mb) {
-                    bail!("engine {name}: bad hash=\"{h}\": expected 1 to {MAX_HASH_MB} megabytes");
-                }
-            }
-            if let Some(t) = get("threads") {
-                let n: usize = parse_number("threads", t, "a thread count")?;
-                if !(1..=MAX_THREADS).contains(&n) {
-                    bail!("engine {name}: bad threads=\"{t}\": expected 1 to {MAX_THREADS}");
-                }
-            }
-            if let Some(e) = get("eval") {
-                if !Path::new(e).is_file() {
-                    bail!("engine {name}: eval file {e} not found");
-                }
-            }
-        }
-        let spec = EngineSpec {
-            name,
-            limits,
-            settings,
-        };
-        if external {
-            arena::external::Settings::from_spec(&spec).map_err(|e| anyhow!(e))?;
-        }
-        specs.push(spec);
-    }
-    if specs.len() < 2 {
-        bail!("a match needs at least two engines: give --engine twice or more");
-    }
-    Ok(specs)
-}
-
-/// Makes a player from its settings: varia in-process, or an external
-/// engine when `cmd=` is set.
-pub fn make_player(spec: &EngineSpec) -> Result<Box<dyn Player>, String> {
-    if arena::external::is_external(spec) {
-        return arena::external::spawn(spec);
-    }
-    let hash = spec
-        .get("hash")
-        .and_then(|h| h.trim().parse().ok())
-        .unwrap_or(DEFAULT_HASH_MB);
-    let threads = spec
-        .get("threads")
-        .and_then(|t| t.trim().parse().ok())
-        .unwrap_or(1);
-    let eval = spec.get("eval").map(PathBuf::from);
-    Ok(Box::new(InProcess::new(&spec.name, eval, hash, threads)))
 }
 
 /// `key=value` words of --draw/--resign/--sprt as a map, checking the keys.
@@ -561,10 +371,10 @@ fn load_openings(args: &Args, kind: VariantKind) -> anyhow::Result<(Vec<Opening>
     }
 }
 
-/// The whole configuration, checked.
-pub fn config(args: &Args) -> anyhow::Result<(MatchConfig, String)> {
-    let variant = args.variant;
-    let engines = engine_specs(args)?;
+/// The schedule's length and shape from --games/--rounds, --no-repeat and
+/// --gauntlet, checked against a sane maximum ([`MatchConfig::new`] counts
+/// the openings).
+fn schedule(args: &Args, players: usize) -> anyhow::Result<ScheduleSpec> {
     let repeat = !args.no_repeat;
     let (games, rounds) = match (args.games, args.rounds) {
         (Some(0), _) => bail!("--games must be at least 1"),
@@ -579,30 +389,43 @@ pub fn config(args: &Args) -> anyhow::Result<(MatchConfig, String)> {
         Format::RoundRobin
     };
     let pairings = match format {
-        Format::RoundRobin => engines.len() * (engines.len() - 1) / 2,
-        Format::Gauntlet => engines.len() - 1,
+        Format::RoundRobin => players * (players - 1) / 2,
+        Format::Gauntlet => players - 1,
     };
     let planned = games.unwrap_or(rounds.saturating_mul(pairings * if repeat { 2 } else { 1 }));
     if planned > 100_000_000 {
         bail!("{planned} games is too many (at most 100000000)");
     }
-    let (openings, openings_from) = load_openings(args, variant)?;
-    let sprt = match &args.sprt {
+    Ok(ScheduleSpec {
+        players,
+        games,
+        rounds,
+        repeat,
+        format,
+        openings: 0,
+        random_openings: args.random_openings,
+        seed: args.seed,
+    })
+}
+
+/// --sprt, checked against the match.
+fn sprt(args: &Args, engines: usize) -> anyhow::Result<Option<Sprt>> {
+    Ok(match &args.sprt {
         Some(words) => {
-            if engines.len() != 2 {
+            if engines != 2 {
                 bail!("--sprt needs exactly two engines");
             }
-            if !repeat {
+            if args.no_repeat {
                 bail!("--sprt tests game pairs: drop --no-repeat");
             }
             Some(parse_sprt(words)?)
         }
         None => None,
-    };
-    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    if shard.is_some() && sprt.is_some() {
-        bail!("--sprt cannot stop a sharded match (each shard sees only its own games)");
-    }
+    })
+}
+
+/// --out and --resume: an existing CSV is continued only with --resume.
+fn check_output(args: &Args) -> anyhow::Result<()> {
     if args.resume && args.out.is_none() {
         bail!("--resume needs --out (the per-game CSV it continues from)");
     }
@@ -615,6 +438,22 @@ pub fn config(args: &Args) -> anyhow::Result<(MatchConfig, String)> {
             );
         }
     }
+    Ok(())
+}
+
+/// The whole configuration, checked.
+pub fn config(args: &Args) -> anyhow::Result<(MatchConfig, String)> {
+    let variant = args.variant;
+    let engines = arena::parse_engines(&args.each, &args.engines.0)?;
+    let players = engines.len();
+    let schedule = schedule(args, players)?;
+    let (openings, openings_from) = load_openings(args, variant)?;
+    let sprt = sprt(args, players)?;
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    if shard.is_some() && sprt.is_some() {
+        bail!("--sprt cannot stop a sharded match (each shard sees only its own games)");
+    }
+    check_output(args)?;
     let concurrency = match args.concurrency {
         Some(0) => bail!("--concurrency must be at least 1"),
         Some(c) if c > 1024 => bail!("--concurrency {c}: at most 1024"),
@@ -624,57 +463,40 @@ pub fn config(args: &Args) -> anyhow::Result<(MatchConfig, String)> {
     if args.time_margin > 3_600_000 {
         bail!("--timemargin {}: at most 3600000 ms", args.time_margin);
     }
-    let adjudication = Adjudication {
+    let mut cfg = MatchConfig::new(variant, engines, openings);
+    cfg.schedule = ScheduleSpec {
+        openings: cfg.schedule.openings,
+        ..schedule
+    };
+    cfg.concurrency = concurrency;
+    cfg.adjudication = Adjudication {
         max_plies: args.max_plies,
         draw: args.draw.as_deref().map(parse_draw).transpose()?,
         resign: args.resign.as_deref().map(parse_resign).transpose()?,
         time_margin: Duration::from_millis(args.time_margin),
     };
-    let cfg = MatchConfig {
-        variant,
-        schedule: ScheduleSpec {
-            players: engines.len(),
-            games,
-            rounds,
-            repeat,
-            format,
-            openings: openings.len(),
-            random_openings: args.random_openings,
-            seed: args.seed,
-        },
-        engines,
-        openings,
-        concurrency,
-        adjudication,
-        out: args.out.clone(),
-        pgn: args.pgn.clone(),
-        pgn_variant_names: args.pgn_variant_names,
-        summary: args.summary.clone(),
-        resume: args.resume,
-        sprt,
-        shard,
-    };
+    cfg.out = args.out.clone();
+    cfg.pgn = args.pgn.clone();
+    cfg.pgn_variant_names = args.pgn_variant_names;
+    cfg.summary = args.summary.clone();
+    cfg.resume = args.resume;
+    cfg.sprt = sprt;
+    cfg.shard = shard;
     Ok((cfg, openings_from))
 }
 
 /// Starts every engine once and sets it up for a game, so that a bad
 /// setting (an eval file that does not parse, an engine that does not
-/// start) is a clear error before the match rather than a lost game.
+/// start or does not play the variant) is a clear error before the match
+/// rather than a lost game.
 fn check_engines(cfg: &MatchConfig) -> anyhow::Result<()> {
-    for spec in &cfg.engines {
-        let mut p = if arena::external::is_external(spec) {
-            arena::external::spawn_for(spec, cfg.variant).map_err(|e| {
-                if e.starts_with(&format!("engine {}", spec.name)) {
-                    anyhow!(e)
-                } else {
-                    anyhow!("engine {}: {e}", spec.name)
-                }
-            })?
-        } else {
-            make_player(spec).map_err(|e| anyhow!("engine {}: {e}", spec.name))?
-        };
+    for engine in &cfg.engines {
+        let name = &engine.name;
+        let mut p = engine
+            .start_for(cfg.variant)
+            .map_err(|e| anyhow!("engine {name}: {e}"))?;
         p.new_game(cfg.variant)
-            .map_err(|e| anyhow!("engine {}: {e}", spec.name))?;
+            .map_err(|e| anyhow!("engine {name}: {e}"))?;
     }
     Ok(())
 }
@@ -771,12 +593,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ));
         }
     };
-    let report = arena::run(&cfg, &make_player, &mut progress).map_err(|e| anyhow!(e));
+    let start = |e: &EngineConfig| e.start();
+    let report = arena::run(&cfg, &start, &mut progress).map_err(|e| anyhow!(e));
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let report = report?;
+    print!("{}", report_text(&cfg, &report?, &terminations));
+    Ok(ExitCode::SUCCESS)
+}
 
+/// The summary printed at the end: totals, one line per pairing, the SPRT
+/// decision and this run's terminations.
+fn report_text(
+    cfg: &MatchConfig,
+    report: &MatchReport,
+    terminations: &BTreeMap<String, usize>,
+) -> String {
     let mut out = String::new();
     let rate = report.played as f64 / report.seconds.max(1e-9);
     out.push_str(&format!(
@@ -830,8 +662,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .join(", ")
         ));
     }
-    print!("{out}");
-    Ok(ExitCode::SUCCESS)
+    out
 }
 
 #[cfg(test)]
@@ -843,29 +674,17 @@ mod tests {
     }
 
     #[test]
-    fn settings_split_on_commas_before_keys_only() {
-        let s = split_settings(&words(&[
-            "name=tuned,eval=a,b.toml,hash=16",
-            "option.Threads=1",
-        ]))
-        .unwrap();
-        assert_eq!(
-            s,
-            [
-                ("name".into(), "tuned".into()),
-                ("eval".into(), "a,b.toml".into()),
-                ("hash".into(), "16".into()),
-                ("option.Threads".into(), "1".into())
-            ]
-        );
-        assert!(split_settings(&words(&["nonsense"])).is_err());
-    }
-
-    #[test]
-    fn engine_words_group_by_occurrence() {
-        let argv = words(&[
-            "varia",
+    fn engine_words_stay_grouped_by_occurrence() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: Args,
+        }
+        let cli = Cli::try_parse_from([
             "match",
+            "--variant",
+            "chess",
             "--engine",
             "name=a",
             "--engine",
@@ -874,35 +693,21 @@ mod tests {
             "--each",
             "nodes=5",
             "--engine=name=c",
-        ]);
-        let flat = words(&["name=a", "name=b", "cmd=x", "name=c"]);
+        ])
+        .unwrap();
         assert_eq!(
-            engine_groups(&argv, &flat),
+            cli.args.engines.0,
             [
                 words(&["name=a"]),
                 words(&["name=b", "cmd=x"]),
                 words(&["name=c"])
             ]
         );
-        assert_eq!(engine_groups(&[], &flat).len(), 4);
+        assert_eq!(cli.args.each, ["nodes=5"]);
     }
 
     #[test]
-    fn limits_and_rules_parse() {
-        let l = limits_of(
-            &split_settings(&words(&["tc=40/60+0.6,nodes=1000,depth=7,st=0.5"])).unwrap(),
-        )
-        .unwrap();
-        assert_eq!(l.nodes, Some(1000));
-        assert_eq!(l.depth, Some(7));
-        assert_eq!(l.movetime, Some(Duration::from_millis(500)));
-        assert!(l.tc.is_some());
-        for bad in ["tc=x", "nodes=0", "depth=0", "st=-1", "nodes=abc"] {
-            assert!(
-                limits_of(&split_settings(&words(&[bad])).unwrap()).is_err(),
-                "{bad}"
-            );
-        }
+    fn rules_parse() {
         let d = parse_draw(&words(&["movenumber=40", "movecount=8", "score=10"])).unwrap();
         assert_eq!((d.after, d.moves, d.score), (40, 8, 10));
         assert!(parse_draw(&words(&["movecount=8"])).is_err());

@@ -722,6 +722,33 @@ fn bad_input_is_a_one_line_error() {
             "movecount",
         ),
     ];
+    // Keys no engine implements are errors naming them, for every kind of
+    // engine (the external engine is never started: settings come first).
+    let mut cases = cases;
+    for (engine, needle) in [
+        ("name=b,cmd=/bin/true,restart=on", "\"restart\""),
+        ("name=b,cmd=/bin/true,ponder=on", "\"ponder\""),
+        ("name=b,cmd=/bin/true,variant=atomic", "\"variant\""),
+        ("name=b,cmd=/bin/true,hash=16", "\"hash\""),
+        ("name=b,restart=on", "\"restart\""),
+        ("name=b,ponder=on", "\"ponder\""),
+        ("name=b,option.Hash=16", "needs cmd="),
+        ("name=b,movetime=0", "bad movetime"),
+    ] {
+        cases.push((
+            vec![
+                "--variant",
+                "chess",
+                "--engine",
+                "name=a",
+                "--engine",
+                engine,
+                "--each",
+                "nodes=10",
+            ],
+            needle,
+        ));
+    }
     for (extra, needle) in cases {
         let mut a: Vec<&str> = base.to_vec();
         a.extend(extra);

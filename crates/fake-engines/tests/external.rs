@@ -7,27 +7,35 @@
 //! than in `crates/arena/tests` because only a package's own integration
 //! tests get its binaries' paths (`CARGO_BIN_EXE_fake-engine`).
 
+use arena::external::ExternalConfig;
 use arena::results::GameRow;
 use arena::{
-    external, Adjudication, EngineSpec, Format, InProcess, MatchConfig, MoveLimits, Opening,
-    Player, ScheduleSpec, TimeControl,
+    Adjudication, EngineConfig, EngineKind, MatchConfig, MoveLimits, Opening, Player, PlayerError,
+    TimeControl,
 };
 use movegen::VariantKind;
 use std::time::{Duration, Instant};
 
 /// The fake engine `fake-engine PROTO ARGS` (PROTO `uci` or `xboard`, its
 /// mode argument too) as a player.
-fn fake(name: &str, proto: &str, args: &str, limits: MoveLimits) -> EngineSpec {
-    EngineSpec {
+fn fake(name: &str, proto: &str, args: &str, limits: MoveLimits) -> EngineConfig {
+    let mut engine = EngineConfig {
         name: name.to_string(),
         limits,
-        settings: vec![
-            ("cmd".into(), env!("CARGO_BIN_EXE_fake-engine").into()),
-            ("args".into(), format!("{proto} {args}")),
-            ("proto".into(), proto.into()),
-            ("timeout".into(), "20".into()),
-        ],
-    }
+        kind: EngineKind::External(ExternalConfig::new(env!("CARGO_BIN_EXE_fake-engine"))),
+    };
+    set(&mut engine, "args", &format!("{proto} {args}"));
+    set(&mut engine, "proto", proto);
+    set(&mut engine, "timeout", "20");
+    engine
+}
+
+/// Applies an external engine's setting `key=value`.
+fn set(engine: &mut EngineConfig, key: &str, value: &str) {
+    let EngineKind::External(x) = &mut engine.kind else {
+        panic!("{} is not external", engine.name)
+    };
+    assert_eq!(x.set(key, value), Ok(true), "{key}={value}");
 }
 
 fn tc(s: &str) -> MoveLimits {
@@ -37,53 +45,26 @@ fn tc(s: &str) -> MoveLimits {
     }
 }
 
-fn varia() -> EngineSpec {
-    EngineSpec {
-        name: "varia".into(),
-        limits: MoveLimits {
-            depth: Some(1),
-            ..MoveLimits::default()
-        },
-        settings: Vec::new(),
-    }
+fn varia() -> EngineConfig {
+    let limits = MoveLimits {
+        depth: Some(1),
+        ..MoveLimits::default()
+    };
+    EngineConfig::in_process("varia", limits)
 }
 
-fn factory(spec: &EngineSpec) -> Result<Box<dyn Player>, String> {
-    if external::is_external(spec) {
-        external::spawn_for(spec, VariantKind::Chess)
-    } else {
-        Ok(Box::new(InProcess::new(&spec.name, None, 1, 1)))
-    }
+fn factory(engine: &EngineConfig) -> Result<Box<dyn Player>, PlayerError> {
+    engine.start_for(VariantKind::Chess)
 }
 
 /// Plays `games` games of `engine` against varia and returns the rows.
-fn play(engine: EngineSpec, games: usize, opening: Opening) -> Vec<GameRow> {
-    let cfg = MatchConfig {
-        variant: VariantKind::Chess,
-        engines: vec![engine, varia()],
-        schedule: ScheduleSpec {
-            players: 2,
-            games: Some(games),
-            rounds: 1,
-            repeat: true,
-            format: Format::RoundRobin,
-            openings: 1,
-            random_openings: false,
-            seed: 7,
-        },
-        openings: vec![opening],
-        concurrency: 1,
-        adjudication: Adjudication {
-            max_plies: 16,
-            ..Adjudication::default()
-        },
-        out: None,
-        pgn: None,
-        pgn_variant_names: movegen::PgnVariantNames::Lichess,
-        summary: None,
-        resume: false,
-        sprt: None,
-        shard: None,
+fn play(engine: EngineConfig, games: usize, opening: Opening) -> Vec<GameRow> {
+    let mut cfg = MatchConfig::new(VariantKind::Chess, vec![engine, varia()], vec![opening]);
+    cfg.schedule.games = Some(games);
+    cfg.schedule.seed = 7;
+    cfg.adjudication = Adjudication {
+        max_plies: 16,
+        ..Adjudication::default()
     };
     let mut rows = Vec::new();
     let report = arena::run(&cfg, &factory, &mut |p| {
@@ -166,7 +147,7 @@ fn hang_loses_on_time_without_stalling_the_match() {
     let marker = dir.path().join("hung");
     let args = format!("--hang-at 2 --once {}", marker.display());
     let mut spec = fake("fake", "uci", &args, tc("1+0.05"));
-    spec.settings.push(("margin".into(), "0.3".into()));
+    set(&mut spec, "margin", "0.3");
     let t0 = Instant::now();
     let rows = play(spec, 2, start());
     let hung = &rows[0];
@@ -186,7 +167,7 @@ fn hang_without_a_clock_waits_for_the_timeout() {
         ..MoveLimits::default()
     };
     let mut spec = fake("fake", "uci", &args, limits);
-    spec.settings.push(("timeout".into(), "1".into()));
+    set(&mut spec, "timeout", "1");
     let t0 = Instant::now();
     let rows = play(spec, 2, start());
     assert_eq!(rows[0].termination, "time", "{rows:?}");
@@ -258,23 +239,23 @@ fn cecp_resignation_and_rejected_moves() {
 
 #[test]
 fn setup_errors_are_one_line() {
-    let spec = |settings: &[(&str, &str)]| EngineSpec {
-        name: "e".into(),
-        limits: tc("1+0"),
-        settings: settings
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
+    // Settings are parsed as on the command line (with a clock added).
+    let spec = |settings: &[(&str, &str)]| -> Result<EngineConfig, String> {
+        let mut all = vec![("tc".to_string(), "1+0".to_string())];
+        all.extend(settings.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        EngineConfig::parse("e", &all).map_err(|e| e.to_string())
     };
-    let err = |s: EngineSpec, v: VariantKind| match external::spawn_for(&s, v) {
-        Ok(_) => panic!("{s:?} started"),
-        Err(e) => {
-            assert!(!e.contains('\n'), "{e}");
-            e
-        }
+    let err = |s: Result<EngineConfig, String>, v: VariantKind| {
+        let e = match s.map(|s| s.start_for(v)) {
+            Ok(Ok(_)) => panic!("started"),
+            Ok(Err(e)) => e.to_string(),
+            Err(e) => e,
+        };
+        assert!(!e.contains('\n'), "{e}");
+        e
     };
     let ch = VariantKind::Chess;
-    assert!(err(spec(&[]), ch).contains("cmd="));
+    assert!(err(spec(&[("cmd", "")]), ch).contains("cmd="));
     assert!(err(spec(&[("cmd", "/no/such/engine")]), ch).contains("cannot start"));
     // A program that never answers: the handshake times out.
     let t0 = Instant::now();
@@ -289,24 +270,20 @@ fn setup_errors_are_one_line() {
     assert!(e.contains("exited"), "{e}");
     // Variants and options the engine does not have.
     let uci = fake("e", "uci", "", tc("1+0"));
-    let e = err(uci.clone(), VariantKind::Atomic);
+    let e = err(Ok(uci.clone()), VariantKind::Atomic);
     assert!(e.contains("does not play atomic"), "{e}");
     let mut with_opt = uci.clone();
-    with_opt.settings.push(("option.NoSuch".into(), "1".into()));
-    assert!(err(with_opt, ch).contains("NoSuch"));
+    set(&mut with_opt, "option.NoSuch", "1");
+    assert!(err(Ok(with_opt), ch).contains("NoSuch"));
     let mut with_hash = uci;
-    with_hash.settings.push(("option.hash".into(), "8".into()));
-    assert!(external::spawn_for(&with_hash, ch).is_ok());
+    set(&mut with_hash, "option.hash", "8");
+    assert!(with_hash.start_for(ch).is_ok());
     let cecp = fake("e", "xboard", "", tc("1+0"));
-    let e = err(cecp.clone(), VariantKind::Suicide);
+    let e = err(Ok(cecp.clone()), VariantKind::Suicide);
     assert!(e.contains("does not play giveaway"), "{e}");
     let mut with_opt = cecp;
-    with_opt
-        .settings
-        .push(("option.Style".into(), "Wild".into()));
-    with_opt.settings.push(("option.Hash".into(), "8".into()));
-    with_opt
-        .settings
-        .push(("option.Threads".into(), "2".into()));
-    assert!(external::spawn_for(&with_opt, ch).is_ok());
+    set(&mut with_opt, "option.Style", "Wild");
+    set(&mut with_opt, "option.Hash", "8");
+    set(&mut with_opt, "option.Threads", "2");
+    assert!(with_opt.start_for(ch).is_ok());
 }

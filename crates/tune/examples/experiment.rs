@@ -19,8 +19,8 @@
 //! sigmoid with K = 1): a large position file for timing `varia tune texel`.
 
 use arena::{
-    Adjudication, EloModel, EngineSpec, Format, InProcess, MatchConfig, MoveLimits, Player,
-    ScheduleSpec, Sprt,
+    Adjudication, EloModel, EngineConfig, InProcess, MatchConfig, MoveLimits, Player, PlayerError,
+    Sprt,
 };
 use movegen::{dispatch, VariantKind};
 use search::EvalParams;
@@ -110,46 +110,29 @@ fn sprt(a: &[String]) -> Result<(), String> {
         nodes: Some(nodes),
         ..MoveLimits::default()
     };
-    let spec = |name: &str| EngineSpec {
-        name: name.into(),
-        limits,
-        settings: Vec::new(),
+    let engines = vec![
+        EngineConfig::in_process("tuned", limits),
+        EngineConfig::in_process("default", limits),
+    ];
+    let mut cfg = MatchConfig::new(variant, engines, openings);
+    cfg.schedule.games = Some(2 * pairs);
+    cfg.concurrency = threads();
+    cfg.adjudication = Adjudication {
+        max_plies: 400,
+        ..Adjudication::default()
     };
-    let cfg = MatchConfig {
-        variant,
-        engines: vec![spec("tuned"), spec("default")],
-        schedule: ScheduleSpec {
-            players: 2,
-            games: Some(2 * pairs),
-            rounds: 1,
-            repeat: true,
-            format: Format::RoundRobin,
-            openings: openings.len(),
-            random_openings: false,
-            seed: 1,
-        },
-        openings,
-        concurrency: threads(),
-        adjudication: Adjudication {
-            max_plies: 400,
-            ..Adjudication::default()
-        },
-        summary: Some(out.with_extension("summary.csv")),
-        out: Some(out),
-        pgn: None,
-        pgn_variant_names: movegen::PgnVariantNames::Lichess,
-        resume: true,
-        sprt: Some(Sprt {
-            elo0: 0.0,
-            elo1: 10.0,
-            alpha: 0.05,
-            beta: 0.05,
-            model: EloModel::Logistic,
-        }),
-        shard: None,
-    };
+    cfg.summary = Some(out.with_extension("summary.csv"));
+    cfg.out = Some(out);
+    cfg.resume = true;
+    cfg.sprt = Some(Sprt {
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+        model: EloModel::Logistic,
+    });
     let default = EvalParams::default_for(variant);
-    let factory = move |s: &EngineSpec| -> Result<Box<dyn Player>, String> {
+    let factory = move |s: &EngineConfig| -> Result<Box<dyn Player>, PlayerError> {
         let p = if s.name == "tuned" { &tuned } else { &default };
         Ok(Box::new(InProcess::with_params(&s.name, p.clone(), 8)))
     };

@@ -20,8 +20,7 @@ use crate::rng::hash3;
 use crate::trace::TraceRow;
 use crate::{Error, Result};
 use arena::{
-    Adjudication, EngineSpec, Format, InProcess, MatchConfig, MoveLimits, Opening, Player,
-    ScheduleSpec,
+    Adjudication, EngineConfig, InProcess, MatchConfig, MoveLimits, Opening, Player, PlayerError,
 };
 use movegen::{dispatch, VariantKind};
 use search::EvalParams;
@@ -209,41 +208,21 @@ impl Objective for MatchObjective {
             nodes: Some(self.nodes.max(1)),
             ..MoveLimits::default()
         };
-        let spec = |name: &str| EngineSpec {
-            name: name.to_string(),
-            limits,
-            settings: Vec::new(),
-        };
-        let cfg = MatchConfig {
-            variant: self.variant,
-            engines: vec![spec("plus"), spec("minus")],
-            schedule: ScheduleSpec {
-                players: 2,
-                games: Some(2 * pairs),
-                rounds: 1,
-                repeat: true,
-                format: Format::RoundRobin,
-                openings: openings.len(),
-                random_openings: false,
-                seed: self.seed,
-            },
-            openings,
-            concurrency: self.concurrency.max(1),
-            adjudication: Adjudication {
-                max_plies: self.max_plies,
-                ..Adjudication::default()
-            },
-            out: None,
-            pgn: None,
-            pgn_variant_names: movegen::PgnVariantNames::Lichess,
-            summary: None,
-            resume: false,
-            sprt: None,
-            shard: None,
+        let engines = vec![
+            EngineConfig::in_process("plus", limits),
+            EngineConfig::in_process("minus", limits),
+        ];
+        let mut cfg = MatchConfig::new(self.variant, engines, openings);
+        cfg.schedule.games = Some(2 * pairs);
+        cfg.schedule.seed = self.seed;
+        cfg.concurrency = self.concurrency.max(1);
+        cfg.adjudication = Adjudication {
+            max_plies: self.max_plies,
+            ..Adjudication::default()
         };
         let (pp, pm) = (self.params(plus), self.params(minus));
         let hash = self.hash_mb;
-        let factory = move |s: &EngineSpec| -> std::result::Result<Box<dyn Player>, String> {
+        let factory = move |s: &EngineConfig| -> std::result::Result<Box<dyn Player>, PlayerError> {
             let p = if s.name == "plus" { &pp } else { &pm };
             Ok(Box::new(InProcess::with_params(&s.name, p.clone(), hash)))
         };

@@ -1,9 +1,7 @@
 //! Data generation: resumable self-play, extraction from match games, and
 //! position-file errors.
 
-use arena::{
-    Adjudication, EngineSpec, Format, InProcess, MatchConfig, MoveLimits, Player, ScheduleSpec,
-};
+use arena::{Adjudication, EngineConfig, InProcess, MatchConfig, MoveLimits, Player, PlayerError};
 use movegen::variants::Suicide;
 use movegen::VariantKind;
 use search::EvalParams;
@@ -93,11 +91,6 @@ fn positions_from_match_csv_and_pgn_agree() {
         nodes: Some(100),
         ..MoveLimits::default()
     };
-    let spec = |n: &str| EngineSpec {
-        name: n.into(),
-        limits,
-        settings: Vec::new(),
-    };
     let openings: Vec<_> = (0..2)
         .map(|i| {
             tune::datagen::to_opening(
@@ -105,34 +98,19 @@ fn positions_from_match_csv_and_pgn_agree() {
             )
         })
         .collect();
-    let mc = MatchConfig {
-        variant: VariantKind::Suicide,
-        engines: vec![spec("a"), spec("b")],
-        schedule: ScheduleSpec {
-            players: 2,
-            games: Some(4),
-            rounds: 1,
-            repeat: true,
-            format: Format::RoundRobin,
-            openings: 2,
-            random_openings: false,
-            seed: 1,
-        },
-        openings,
-        concurrency: 1,
-        adjudication: Adjudication {
-            max_plies: 150,
-            ..Adjudication::default()
-        },
-        out: Some(csv.clone()),
-        pgn: Some(pgn.clone()),
-        pgn_variant_names: movegen::PgnVariantNames::Lichess,
-        summary: None,
-        resume: false,
-        sprt: None,
-        shard: None,
+    let engines = vec![
+        EngineConfig::in_process("a", limits),
+        EngineConfig::in_process("b", limits),
+    ];
+    let mut mc = MatchConfig::new(VariantKind::Suicide, engines, openings);
+    mc.schedule.games = Some(4);
+    mc.adjudication = Adjudication {
+        max_plies: 150,
+        ..Adjudication::default()
     };
-    let factory = |s: &EngineSpec| -> Result<Box<dyn Player>, String> {
+    mc.out = Some(csv.clone());
+    mc.pgn = Some(pgn.clone());
+    let factory = |s: &EngineConfig| -> Result<Box<dyn Player>, PlayerError> {
         Ok(Box::new(InProcess::with_params(
             &s.name,
             EvalParams::default_for(VariantKind::Suicide),

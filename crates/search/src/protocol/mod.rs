@@ -91,30 +91,52 @@ pub enum Event {
     },
 }
 
+/// The lines of `input` until it ends or fails, without their line endings
+/// (`\n` or `\r\n`); invalid UTF-8 is replaced, not fatal. One reader for
+/// every line-based peer: the protocol loops' input here, and the match
+/// runner's external engines (arena), which read the engine's output on a
+/// thread of their own the same way.
+pub fn lines<R: BufRead>(input: R) -> Lines<R> {
+    Lines {
+        input,
+        raw: Vec::new(),
+    }
+}
+
+/// Iterator of [`lines`].
+pub struct Lines<R> {
+    input: R,
+    raw: Vec<u8>,
+}
+
+impl<R: BufRead> Iterator for Lines<R> {
+    type Item = String;
+
+    fn next(&mut self) -> Option<String> {
+        self.raw.clear();
+        match self.input.read_until(b'\n', &mut self.raw) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&self.raw);
+                Some(text.trim_end_matches(['\n', '\r']).to_string())
+            }
+        }
+    }
+}
+
 /// Starts a thread feeding the lines of `input` into a new channel. Invalid
 /// UTF-8 is replaced, not fatal. Returns the receiving end and a sender for
 /// the search threads to report on.
-pub fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> (Sender<Event>, Receiver<Event>) {
+pub fn spawn_reader<R: BufRead + Send + 'static>(input: R) -> (Sender<Event>, Receiver<Event>) {
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
     std::thread::spawn(move || {
-        let mut raw = Vec::new();
-        loop {
-            raw.clear();
-            match input.read_until(b'\n', &mut raw) {
-                Ok(0) | Err(_) => {
-                    let _ = reader_tx.send(Event::Eof);
-                    return;
-                }
-                Ok(_) => {
-                    let text = String::from_utf8_lossy(&raw);
-                    let line = text.trim_end_matches(['\n', '\r']).to_string();
-                    if reader_tx.send(Event::Line(line)).is_err() {
-                        return;
-                    }
-                }
+        for line in lines(input) {
+            if reader_tx.send(Event::Line(line)).is_err() {
+                return;
             }
         }
+        let _ = reader_tx.send(Event::Eof);
     });
     (tx, rx)
 }
