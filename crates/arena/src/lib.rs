@@ -20,11 +20,14 @@ pub mod schedule;
 pub mod stats;
 pub mod tc;
 
-pub use game::{Adjudication, GameRecord, ScoreRule};
+pub use game::{Adjudication, GameEnd, GameRecord, GameResult, ScoreRule};
 pub use openings::Opening;
 pub use player::{InProcess, MoveReply, MoveRequest, Player, PlayerError};
 pub use record::{AppendLog, RecordError, RunIdentity};
-pub use runner::{run, EngineSpec, MatchConfig, MatchReport, PlayerFactory, Progress};
+pub use results::ResultsError;
+pub use runner::{
+    match_identity, run, EngineSpec, MatchConfig, MatchError, MatchReport, PlayerFactory, Progress,
+};
 pub use schedule::{Format, GameSpec, ScheduleSpec};
 pub use stats::{EloModel, Sprt, SprtState};
 pub use tc::{MoveLimits, TimeControl};

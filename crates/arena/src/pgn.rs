@@ -2,6 +2,7 @@
 //! reading them back (tags, SAN moves; comments, variations and NAGs are
 //! skipped). The same reader serves opening books and the tuner's data.
 
+use crate::game::GameRecord;
 use movegen::{dispatch, Game, Move, Position, VariantKind};
 
 /// A game read from PGN.
@@ -18,7 +19,8 @@ pub struct PgnGame {
 }
 
 /// A PGN error with its line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
 pub struct PgnError {
     /// 1-based line.
     pub line: usize,
@@ -26,19 +28,13 @@ pub struct PgnError {
     pub message: String,
 }
 
-/// Writes one game as PGN. `moves` are legal from `start_fen`.
-#[allow(clippy::too_many_arguments)]
-pub fn write_game(
-    kind: VariantKind,
-    event: &str,
-    round: &str,
-    white: &str,
-    black: &str,
-    result: &str,
-    termination: &str,
-    start_fen: &str,
-    moves: &[String],
-) -> String {
+/// Writes a finished game as PGN (event `varia match`, round `ROUND.GAME`),
+/// the opening's moves included in the movetext.
+pub fn write_game(r: &GameRecord) -> String {
+    let kind = r.variant;
+    let start_fen = r.opening.fen.as_str();
+    let result = r.end.result().as_str();
+    let moves = [r.opening.moves.as_slice(), r.moves.as_slice()].concat();
     let mut s = String::new();
     let tag = |s: &mut String, k: &str, v: &str| {
         s.push_str(&format!(
@@ -46,12 +42,16 @@ pub fn write_game(
             v.replace('\\', "\\\\").replace('"', "\\\"")
         ));
     };
-    tag(&mut s, "Event", event);
+    tag(&mut s, "Event", "varia match");
     tag(&mut s, "Site", "varia");
     tag(&mut s, "Date", "????.??.??");
-    tag(&mut s, "Round", round);
-    tag(&mut s, "White", white);
-    tag(&mut s, "Black", black);
+    tag(
+        &mut s,
+        "Round",
+        &format!("{}.{}", r.spec.round, r.spec.game),
+    );
+    tag(&mut s, "White", &r.white);
+    tag(&mut s, "Black", &r.black);
     tag(&mut s, "Result", result);
     if let Some(v) = kind.pgn_name() {
         tag(&mut s, "Variant", v);
@@ -60,12 +60,12 @@ pub fn write_game(
         tag(&mut s, "SetUp", "1");
         tag(&mut s, "FEN", start_fen);
     }
-    tag(&mut s, "Termination", termination);
+    tag(&mut s, "Termination", r.end.termination());
     s.push('\n');
     let sans: Vec<String> = dispatch!(kind, V => {
         let mut out = Vec::new();
         if let Ok(mut pos) = Position::<V>::from_fen(start_fen) {
-            for m in moves {
+            for m in &moves {
                 match pos.parse_uci(m) {
                     Ok(mv) => {
                         out.push((pos.turn(), pos.fullmove_number(), pos.san(mv)));
@@ -227,17 +227,24 @@ mod tests {
                 }
                 out
             });
-            let text = write_game(
-                kind,
-                "t",
-                "1",
-                "a",
-                "b",
-                "*",
-                "unterminated",
-                kind.start_fen(),
-                &moves,
-            );
+            let text = write_game(&GameRecord {
+                spec: crate::schedule::GameSpec {
+                    game: 1,
+                    round: 1,
+                    pair: 1,
+                    opening: 0,
+                    white: 0,
+                    black: 1,
+                },
+                variant: kind,
+                opening: crate::Opening::start(kind),
+                white: "a".into(),
+                black: "b".into(),
+                end: crate::game::GameEnd::MaxLength,
+                plies: moves.len() as u32,
+                seconds: 0.0,
+                moves: moves.clone(),
+            });
             let games = read_games(&text, kind).unwrap();
             assert_eq!(games.len(), 1);
             assert_eq!(games[0].moves, moves, "{kind}\n{text}");

@@ -603,13 +603,7 @@ pub fn config(args: &Args) -> anyhow::Result<(MatchConfig, String)> {
         bail!("--resume needs --out (the per-game CSV it continues from)");
     }
     if let Some(out) = &args.out {
-        let exists = std::fs::metadata(out).is_ok_and(|m| m.len() > 0);
-        if exists && !args.resume {
-            bail!(
-                "{} already exists: pass --resume to continue that match, or choose another --out",
-                out.display()
-            );
-        }
+        arena::record::refuse_existing(out, args.resume, "match")?;
     }
     let concurrency = match args.concurrency {
         Some(0) => bail!("--concurrency must be at least 1"),

@@ -46,8 +46,14 @@ fn self_play_resumes_to_the_same_file() {
     let r = run(&cfg(6, 1), &one, &mut |_| {}).unwrap();
     assert_eq!((r.done, r.played), (6, 6));
     let whole = std::fs::read_to_string(&one).unwrap();
-    assert!(whole.starts_with("# varia datagen variant=suicide nodes=150 seed=5"));
-    assert_eq!(whole.lines().nth(1), Some("fen,result"));
+    assert!(
+        whole.starts_with("# varia datagen v1\n# variant: suicide\n# nodes: 150\n# seed: 5\n"),
+        "{whole}"
+    );
+    assert_eq!(
+        whole.lines().find(|l| !l.starts_with('#')),
+        Some("fen,result")
+    );
     let positions = tune::positions::parse::<Suicide>(&whole, "one.csv").unwrap();
     assert!(positions.len() > 30, "{}", positions.len());
     for (pos, r) in &positions {
@@ -81,7 +87,11 @@ fn self_play_resumes_to_the_same_file() {
     let mut other = cfg(6, 1);
     other.nodes = 151;
     let e = run(&other, &one, &mut |_| {}).unwrap_err();
-    assert!(e.to_string().contains("other settings"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("belongs to another run: its nodes is 150, this run's is 151"),
+        "{e}"
+    );
 }
 
 #[test]
