@@ -3,6 +3,10 @@
 //! third check, exploded king, ...), by the 50-move rule, repetition,
 //! insufficient material, a length limit, score adjudication, or a player's
 //! failure (time, illegal move, crash).
+//!
+//! The end is kept typed ([`GameEnd`]: a rule's [`movegen::Outcome`] or one
+//! of the runner's own reasons), not as text: the result, White's score and
+//! the CSV/PGN words are derived from it in one place each.
 
 use crate::openings::Opening;
 use crate::player::{MoveRequest, Player, PlayerError};

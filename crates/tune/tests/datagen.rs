@@ -28,7 +28,8 @@ fn cfg(games: usize, threads: usize) -> DatagenConfig {
 fn blocks(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
-    for line in text.lines().skip(2) {
+    // The blocks after the header (settings lines, then `fen,result`).
+    for line in text.lines().skip_while(|l| *l != "fen,result").skip(1) {
         cur.push_str(line);
         cur.push('\n');
         if line.starts_with("# game ") {
