@@ -39,7 +39,9 @@ def run(cmd):
 
 def plies(path):
     with open(path, newline="") as f:
-        return sum(int(r["plies"]) for r in csv.DictReader(f))
+        # Skip the `# varia match` header block (the run's identity).
+        rows = csv.DictReader(line for line in f if not line.startswith("#"))
+        return sum(int(r["plies"]) for r in rows)
 
 
 def main():

@@ -3,12 +3,16 @@
 //! third check, exploded king, ...), by the 50-move rule, repetition,
 //! insufficient material, a length limit, score adjudication, or a player's
 //! failure (time, illegal move, crash).
+//!
+//! The end is kept typed ([`GameEnd`]: a rule's [`movegen::Outcome`] or one
+//! of the runner's own reasons), not as text: the result, White's score and
+//! the CSV/PGN words are derived from it in one place each.
 
 use crate::openings::Opening;
 use crate::player::{MoveRequest, Player, PlayerError};
 use crate::schedule::GameSpec;
 use crate::tc::{Clock, MoveLimits};
-use movegen::{Color, VariantGame, VariantKind};
+use movegen::{Color, EndReason, Outcome, VariantGame, VariantKind};
 use std::time::{Duration, Instant};
 
 /// When to end games early.
@@ -48,6 +52,169 @@ pub struct ScoreRule {
     pub after: u32,
 }
 
+/// A game's result: who won, or a draw. In the CSV `result` column (and
+/// PGN) it is `1-0`, `0-1` or `1/2-1/2`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum GameResult {
+    /// `1-0`.
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    /// `0-1`.
+    #[serde(rename = "0-1")]
+    BlackWins,
+    /// `1/2-1/2`.
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+}
+
+impl GameResult {
+    /// The result with this winner (`None`: a draw).
+    pub const fn with_winner(winner: Option<Color>) -> GameResult {
+        match winner {
+            Some(Color::White) => GameResult::WhiteWins,
+            Some(Color::Black) => GameResult::BlackWins,
+            None => GameResult::Draw,
+        }
+    }
+
+    /// The loss of `side`.
+    pub const fn loss_for(side: Color) -> GameResult {
+        GameResult::with_winner(Some(side.other()))
+    }
+
+    /// The winner, if any.
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
+        }
+    }
+
+    /// White's score: 1, 0.5 or 0.
+    pub const fn white_score(self) -> f64 {
+        match self {
+            GameResult::WhiteWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+impl std::fmt::Display for GameResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a game ended: by the rules of the game, or by the runner (a length
+/// limit, adjudication, a player's failure).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameEnd {
+    /// By the rules (checkmate, repetition, ...).
+    Rules(Outcome),
+    /// Drawn at the ply limit ([`Adjudication::max_plies`]).
+    MaxLength,
+    /// Drawn by score adjudication.
+    ScoreDraw,
+    /// Lost by `loser`: it resigned, or both sides' scores agreed it is lost.
+    Resign {
+        /// The side that lost.
+        loser: Color,
+    },
+    /// Drawn because the opening could not be set up.
+    BadOpening,
+    /// `loser` ran out of time (or stopped answering).
+    Time {
+        /// The side that lost.
+        loser: Color,
+    },
+    /// `loser`'s engine crashed (or failed to start the game).
+    Crash {
+        /// The side that lost.
+        loser: Color,
+    },
+    /// `loser` sent a move that is not legal.
+    IllegalMove {
+        /// The side that lost.
+        loser: Color,
+    },
+}
+
+/// Every rule-based end reason, to read `termination` back.
+const END_REASONS: [EndReason; 9] = [
+    EndReason::Checkmate,
+    EndReason::Stalemate,
+    EndReason::ThirdCheck,
+    EndReason::KingExploded,
+    EndReason::NoMoves,
+    EndReason::BareKing,
+    EndReason::FiftyMoves,
+    EndReason::Repetition,
+    EndReason::InsufficientMaterial,
+];
+
+impl GameEnd {
+    /// The result.
+    pub const fn result(self) -> GameResult {
+        match self {
+            GameEnd::Rules(o) => GameResult::with_winner(o.winner()),
+            GameEnd::MaxLength | GameEnd::ScoreDraw | GameEnd::BadOpening => GameResult::Draw,
+            GameEnd::Resign { loser }
+            | GameEnd::Time { loser }
+            | GameEnd::Crash { loser }
+            | GameEnd::IllegalMove { loser } => GameResult::loss_for(loser),
+        }
+    }
+
+    /// The CSV `termination` (and PGN `Termination`) word: the rule's
+    /// [`EndReason::name`], or `max_length`, `adjudication`, `time`, `crash`,
+    /// `illegal_move`.
+    pub const fn termination(self) -> &'static str {
+        match self {
+            GameEnd::Rules(o) => o.reason().name(),
+            GameEnd::MaxLength => "max_length",
+            GameEnd::ScoreDraw | GameEnd::Resign { .. } | GameEnd::BadOpening => "adjudication",
+            GameEnd::Time { .. } => "time",
+            GameEnd::Crash { .. } => "crash",
+            GameEnd::IllegalMove { .. } => "illegal_move",
+        }
+    }
+
+    /// The end written as `result` and `termination`, read back. A draw
+    /// by `adjudication` reads as [`GameEnd::ScoreDraw`] (the CSV does not
+    /// tell it from [`GameEnd::BadOpening`]). `None` if the two do not fit
+    /// (a rule's win as a draw, or a loss by `max_length`).
+    pub fn from_columns(result: GameResult, termination: &str) -> Option<GameEnd> {
+        let loser = result.winner().map(Color::other);
+        let end = match (termination, loser) {
+            ("max_length", None) => GameEnd::MaxLength,
+            ("adjudication", None) => GameEnd::ScoreDraw,
+            ("adjudication", Some(loser)) => GameEnd::Resign { loser },
+            ("time", Some(loser)) => GameEnd::Time { loser },
+            ("crash", Some(loser)) => GameEnd::Crash { loser },
+            ("illegal_move", Some(loser)) => GameEnd::IllegalMove { loser },
+            (name, _) => {
+                let reason = *END_REASONS.iter().find(|r| r.name() == name)?;
+                GameEnd::Rules(match result.winner() {
+                    Some(winner) => Outcome::Decisive { winner, reason },
+                    None => Outcome::Draw { reason },
+                })
+            }
+        };
+        (end.result() == result).then_some(end)
+    }
+}
+
 /// The record of a finished game: the CSV row and what PGN needs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
@@ -61,35 +228,14 @@ pub struct GameRecord {
     pub white: String,
     /// Black's name.
     pub black: String,
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// How it ended (`checkmate`, `third_check`, `time`, ...).
-    pub termination: String,
+    /// How it ended (and so the result).
+    pub end: GameEnd,
     /// Plies played after the opening.
     pub plies: u32,
     /// Wall time of the game.
     pub seconds: f64,
     /// Moves played after the opening, in UCI.
     pub moves: Vec<String>,
-}
-
-impl GameRecord {
-    /// White's score: 1, 0.5 or 0.
-    pub fn white_score(&self) -> f64 {
-        match self.result.as_str() {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            _ => 0.5,
-        }
-    }
-}
-
-fn loss_for(side: Color) -> &'static str {
-    if side.is_white() {
-        "0-1"
-    } else {
-        "1-0"
-    }
 }
 
 /// Plays the game `spec` of `variant` between `white` and `black` from
@@ -112,17 +258,16 @@ pub fn play_game(
         opening: opening.clone(),
         white: names[0].clone(),
         black: names[1].clone(),
-        result: "1/2-1/2".into(),
-        termination: String::new(),
+        // Set by `finish` on every way out.
+        end: GameEnd::MaxLength,
         plies: 0,
         seconds: 0.0,
         moves: Vec::new(),
     };
     let [white, black] = players;
     let mut players: [&mut dyn Player; 2] = [white, black];
-    let finish = |mut r: GameRecord, result: &str, why: &str| {
-        r.result = result.to_string();
-        r.termination = why.to_string();
+    let finish = |mut r: GameRecord, end: GameEnd| {
+        r.end = end;
         r.seconds = started.elapsed().as_secs_f64();
         r
     };
@@ -131,12 +276,12 @@ pub fn play_game(
         if let Err(e) = p.new_game(variant) {
             crashed[i] = matches!(e, PlayerError::Crashed(_) | PlayerError::Timeout);
             let side = if i == 0 { Color::White } else { Color::Black };
-            return finish(record, loss_for(side), "crash");
+            return finish(record, GameEnd::Crash { loser: side });
         }
     }
     let mut game = match VariantGame::from_uci_moves(variant, Some(&opening.fen), &opening.moves) {
         Ok(g) => g,
-        Err(_) => return finish(record, "1/2-1/2", "adjudication"),
+        Err(_) => return finish(record, GameEnd::BadOpening),
     };
     let mut clocks: [Option<Clock>; 2] = [
         limits[0].tc.map(|t| Clock::new(&t)),
@@ -147,10 +292,10 @@ pub fn play_game(
 
     loop {
         if let Some(o) = game.outcome() {
-            return finish(record, o.result_str(), o.reason().name());
+            return finish(record, GameEnd::Rules(o));
         }
         if adj.max_plies > 0 && record.plies >= adj.max_plies {
-            return finish(record, "1/2-1/2", "max_length");
+            return finish(record, GameEnd::MaxLength);
         }
         let side = game.turn();
         let i = side.index();
@@ -166,24 +311,24 @@ pub fn play_game(
             Ok(r) => r,
             Err(PlayerError::Timeout) => {
                 crashed[i] = true;
-                return finish(record, loss_for(side), "time");
+                return finish(record, GameEnd::Time { loser: side });
             }
             Err(PlayerError::Resigned) => {
-                return finish(record, loss_for(side), "adjudication");
+                return finish(record, GameEnd::Resign { loser: side });
             }
             Err(_) => {
                 crashed[i] = true;
-                return finish(record, loss_for(side), "crash");
+                return finish(record, GameEnd::Crash { loser: side });
             }
         };
         if let (Some(tc), Some(clock)) = (limits[i].tc, clocks[i].as_mut()) {
             if !clock.charge(&tc, used, adj.time_margin) {
-                return finish(record, loss_for(side), "time");
+                return finish(record, GameEnd::Time { loser: side });
             }
         }
         let mv = match game.play_uci(&reply.uci) {
             Ok(m) => m,
-            Err(_) => return finish(record, loss_for(side), "illegal_move"),
+            Err(_) => return finish(record, GameEnd::IllegalMove { loser: side }),
         };
         record.moves.push(mv.uci());
         record.plies += 1;
@@ -202,7 +347,7 @@ pub fn play_game(
                 // Both sides agree White (sign 1) or Black (sign -1) is lost.
                 for (loser, sign) in [(Color::White, 1), (Color::Black, -1)] {
                     if behind(0, sign) && behind(1, sign) {
-                        return finish(record, loss_for(loser), "adjudication");
+                        return finish(record, GameEnd::Resign { loser });
                     }
                 }
             }
@@ -215,7 +360,7 @@ pub fn play_game(
                             .all(|v| v.abs() <= r.score)
                 };
                 if game.fullmove_number() > r.after && quiet(0) && quiet(1) {
-                    return finish(record, "1/2-1/2", "adjudication");
+                    return finish(record, GameEnd::ScoreDraw);
                 }
             }
         }

@@ -14,6 +14,7 @@ pub mod game;
 pub mod openings;
 pub mod pgn;
 pub mod player;
+pub mod record;
 pub mod results;
 pub mod runner;
 pub mod schedule;
@@ -23,10 +24,14 @@ pub mod tc;
 pub use engine_config::{
     parse_engines, EngineConfig, EngineConfigError, EngineKind, InProcessConfig,
 };
-pub use game::{Adjudication, GameRecord, ScoreRule};
+pub use game::{Adjudication, GameEnd, GameRecord, GameResult, ScoreRule};
 pub use openings::Opening;
 pub use player::{InProcess, MoveReply, MoveRequest, Player, PlayerError};
-pub use runner::{run, MatchConfig, MatchReport, PlayerFactory, Progress};
+pub use record::{AppendLog, RecordError, RunIdentity};
+pub use results::ResultsError;
+pub use runner::{
+    match_identity, run, MatchConfig, MatchError, MatchReport, PlayerFactory, Progress,
+};
 pub use schedule::{Format, GameSpec, ScheduleSpec};
 pub use stats::{EloModel, Sprt, SprtState};
 pub use tc::{MoveLimits, TimeControl};

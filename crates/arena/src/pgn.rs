@@ -9,6 +9,7 @@
 //! `Three-check`, `3check`, `threecheck`, `Giveaway`, ...) and refuses a game
 //! whose tag names another game than the one being read.
 
+use crate::game::GameRecord;
 use movegen::{dispatch, Game, Move, PgnVariantNames, Position, VariantGame, VariantKind};
 
 /// A game read from PGN.
@@ -25,7 +26,8 @@ pub struct PgnGame {
 }
 
 /// A PGN error with its line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
 pub struct PgnError {
     /// 1-based line.
     pub line: usize,
@@ -33,21 +35,14 @@ pub struct PgnError {
     pub message: String,
 }
 
-/// Writes one game as PGN, naming the game in the `[Variant]` tag as `names`
-/// does. `moves` are legal from `start_fen`.
-#[allow(clippy::too_many_arguments)]
-pub fn write_game(
-    kind: VariantKind,
-    names: PgnVariantNames,
-    event: &str,
-    round: &str,
-    white: &str,
-    black: &str,
-    result: &str,
-    termination: &str,
-    start_fen: &str,
-    moves: &[String],
-) -> String {
+/// Writes a finished game as PGN (event `varia match`, round `ROUND.GAME`),
+/// the opening's moves included in the movetext, naming the game in the
+/// `[Variant]` tag as `names` does.
+pub fn write_game(r: &GameRecord, names: PgnVariantNames) -> String {
+    let kind = r.variant;
+    let start_fen = r.opening.fen.as_str();
+    let result = r.end.result().as_str();
+    let moves = [r.opening.moves.as_slice(), r.moves.as_slice()].concat();
     let mut s = String::new();
     let tag = |s: &mut String, k: &str, v: &str| {
         s.push_str(&format!(
@@ -55,12 +50,16 @@ pub fn write_game(
             v.replace('\\', "\\\\").replace('"', "\\\"")
         ));
     };
-    tag(&mut s, "Event", event);
+    tag(&mut s, "Event", "varia match");
     tag(&mut s, "Site", "varia");
     tag(&mut s, "Date", "????.??.??");
-    tag(&mut s, "Round", round);
-    tag(&mut s, "White", white);
-    tag(&mut s, "Black", black);
+    tag(
+        &mut s,
+        "Round",
+        &format!("{}.{}", r.spec.round, r.spec.game),
+    );
+    tag(&mut s, "White", &r.white);
+    tag(&mut s, "Black", &r.black);
     tag(&mut s, "Result", result);
     if let Some(v) = kind.pgn_name_in(names) {
         tag(&mut s, "Variant", v);
@@ -70,12 +69,12 @@ pub fn write_game(
         tag(&mut s, "SetUp", "1");
         tag(&mut s, "FEN", start_fen);
     }
-    tag(&mut s, "Termination", termination);
+    tag(&mut s, "Termination", r.end.termination());
     s.push('\n');
     let sans: Vec<String> = dispatch!(kind, V => {
         let mut out = Vec::new();
         if let Ok(mut pos) = Position::<V>::from_fen(start_fen) {
-            for m in moves {
+            for m in &moves {
                 match pos.parse_uci(m) {
                     Ok(mv) => {
                         out.push((pos.turn(), pos.fullmove_number(), pos.san(mv)));
@@ -232,6 +231,31 @@ fn parse_game(
 mod tests {
     use super::*;
 
+    /// A finished game of `kind` from `fen` with `moves`, for the writer.
+    fn record(kind: VariantKind, fen: &str, moves: &[String]) -> GameRecord {
+        GameRecord {
+            spec: crate::schedule::GameSpec {
+                game: 1,
+                round: 1,
+                pair: 1,
+                opening: 0,
+                white: 0,
+                black: 1,
+            },
+            variant: kind,
+            opening: crate::Opening {
+                fen: fen.to_string(),
+                moves: Vec::new(),
+            },
+            white: "a".into(),
+            black: "b".into(),
+            end: crate::game::GameEnd::MaxLength,
+            plies: moves.len() as u32,
+            seconds: 0.0,
+            moves: moves.to_vec(),
+        }
+    }
+
     #[test]
     fn write_then_read_round_trip() {
         for kind in VariantKind::ALL {
@@ -250,16 +274,8 @@ mod tests {
                 out
             });
             let text = write_game(
-                kind,
+                &record(kind, kind.start_fen(), &moves),
                 PgnVariantNames::Lichess,
-                "t",
-                "1",
-                "a",
-                "b",
-                "*",
-                "unterminated",
-                kind.start_fen(),
-                &moves,
             );
             let games = read_games(&text, kind).unwrap();
             assert_eq!(games.len(), 1);
@@ -282,18 +298,7 @@ mod tests {
         let moves = ["e2e4".to_string(), "f7f5".to_string(), "d1h5".to_string()];
         let fen = VariantKind::ThreeCheck.start_fen();
         let tag = |names| {
-            let text = write_game(
-                VariantKind::ThreeCheck,
-                names,
-                "t",
-                "1",
-                "a",
-                "b",
-                "*",
-                "unterminated",
-                fen,
-                &moves,
-            );
+            let text = write_game(&record(VariantKind::ThreeCheck, fen, &moves), names);
             let g = read_games(&text, VariantKind::ThreeCheck).expect("reads back");
             assert_eq!(g[0].moves, moves, "{text}");
             g[0].tags
@@ -362,16 +367,8 @@ mod tests {
     fn fen_tag_only_for_games_not_from_the_start_position() {
         let tags = |fen: &str| {
             write_game(
-                VariantKind::Chess,
+                &record(VariantKind::Chess, fen, &[]),
                 PgnVariantNames::Lichess,
-                "t",
-                "1",
-                "a",
-                "b",
-                "*",
-                "x",
-                fen,
-                &[],
             )
         };
         assert!(!tags(VariantKind::Chess.start_fen()).contains("[FEN"));

@@ -3,8 +3,12 @@
 //! pentanomial counts) that the progress line, the final report and
 //! `--summary` share.
 
-use crate::game::GameRecord;
+use crate::game::{GameEnd, GameRecord, GameResult};
+use crate::openings::Opening;
+use crate::record::{self, AppendLog, Record, RecordError, RecordFormat, RunIdentity};
+use crate::schedule::GameSpec;
 use crate::stats::{elo_pentanomial, elo_trinomial, EloEstimate, Pentanomial, Wdl};
+use movegen::VariantKind;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -25,6 +29,14 @@ pub const GAME_COLUMNS: [&str; 12] = [
     "moves",
 ];
 
+/// The per-game CSV as a [`record`] file: tagged `# varia match v1`, the
+/// match's identity on top, a checksum per row.
+pub const GAMES_FORMAT: RecordFormat = RecordFormat {
+    kind: "varia match",
+    version: 1,
+    checksum: true,
+};
+
 /// One row of the per-game CSV, as read back.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 pub struct GameRow {
@@ -43,7 +55,7 @@ pub struct GameRow {
     /// Black's name.
     pub black: String,
     /// Result.
-    pub result: String,
+    pub result: GameResult,
     /// Termination.
     pub termination: String,
     /// Plies.
@@ -64,8 +76,8 @@ impl From<&GameRecord> for GameRow {
             opening: r.opening.describe(),
             white: r.white.clone(),
             black: r.black.clone(),
-            result: r.result.clone(),
-            termination: r.termination.clone(),
+            result: r.end.result(),
+            termination: r.end.termination().to_string(),
             plies: r.plies,
             seconds: (r.seconds * 1000.0).round() / 1000.0,
             moves: r.moves.join(" "),
@@ -74,80 +86,160 @@ impl From<&GameRecord> for GameRow {
 }
 
 impl GameRow {
-    /// White's score.
-    pub fn white_score(&self) -> f64 {
-        match self.result.as_str() {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            _ => 0.5,
-        }
+    /// The game record of this row, for game `spec` of `variant` from
+    /// `opening` (the row's own opening column, read back). `None` if
+    /// `result` and `termination` do not fit together.
+    pub fn to_record(
+        &self,
+        spec: GameSpec,
+        variant: VariantKind,
+        opening: &Opening,
+    ) -> Option<GameRecord> {
+        Some(GameRecord {
+            spec,
+            variant,
+            opening: opening.clone(),
+            white: self.white.clone(),
+            black: self.black.clone(),
+            end: GameEnd::from_columns(self.result, &self.termination)?,
+            plies: self.plies,
+            seconds: self.seconds,
+            moves: self.moves.split_whitespace().map(str::to_string).collect(),
+        })
+    }
+
+    /// The CSV line (no newline, no checksum).
+    pub fn csv_line(&self) -> Result<String, ResultsError> {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        w.serialize(self).map_err(ResultsError::Csv)?;
+        let bytes = w
+            .into_inner()
+            .map_err(|e| ResultsError::Csv(e.into_error().into()))?;
+        let text = String::from_utf8(bytes).unwrap_or_default();
+        Ok(text.trim_end_matches(['\n', '\r']).to_string())
     }
 }
 
-/// Appends rows to the per-game CSV, writing the header to a new file and
-/// flushing after every row so a crash loses nothing already finished.
+/// An error of the per-game CSV.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultsError {
+    /// The record file (identity, checksum, torn lines, I/O).
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// A row that does not parse.
+    #[error("{file}: line {line}: {message}")]
+    Row {
+        /// The file.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Serializing a row failed.
+    #[error("writing a row: {0}")]
+    Csv(csv::Error),
+}
+
+/// Appends rows to the per-game CSV, each flushed as it is written, so a
+/// crash loses nothing already finished.
 pub struct GameWriter {
-    writer: csv::Writer<std::fs::File>,
+    log: AppendLog,
 }
 
 impl GameWriter {
-    /// Opens `path` for appending (creating it with a header if it is empty).
-    pub fn open(path: &Path) -> std::io::Result<GameWriter> {
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)?;
-        let empty = file.metadata()?.len() == 0;
-        let mut writer = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(file);
-        if empty {
-            writer.write_record(GAME_COLUMNS)?;
-            writer.flush()?;
-        }
-        Ok(GameWriter { writer })
+    /// Opens `path` for the match `identity`: creates it with the header, or
+    /// continues it (a file of another match is refused, naming the first
+    /// differing setting; a torn last row is cut off). Returns the writer
+    /// and the rows already there.
+    pub fn open(
+        path: &Path,
+        identity: &RunIdentity,
+    ) -> Result<(GameWriter, Vec<GameRow>), ResultsError> {
+        let file = path.display().to_string();
+        let (log, old) = AppendLog::open(path, &GAMES_FORMAT, identity, &GAME_COLUMNS, &file)?;
+        let rows = match old {
+            Some(record) => rows_of(&record, &file)?,
+            None => Vec::new(),
+        };
+        Ok((GameWriter { log }, rows))
     }
 
     /// Appends one game and flushes.
-    pub fn write(&mut self, row: &GameRow) -> std::io::Result<()> {
-        self.writer.serialize(row).map_err(std::io::Error::other)?;
-        self.writer.flush()
+    pub fn write(&mut self, row: &GameRow) -> Result<(), ResultsError> {
+        self.log.append(&row.csv_line()?)?;
+        Ok(())
     }
 }
 
-/// Reads a per-game CSV (to resume a match or merge shards). A truncated last
-/// line (a crash mid-write) is ignored; any other malformed row is an error
-/// naming its line.
-pub fn read_games(path: &Path) -> Result<Vec<GameRow>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    // Every row is written with its newline in one write: text after the last
-    // newline is a row cut short by a crash, even if it happens to parse (a
-    // row cut inside its `moves` column would).
-    let complete = match text.rfind('\n') {
-        Some(i) => &text[..=i],
-        None => "",
-    };
-    if complete.is_empty() && !text.is_empty() {
-        return Ok(Vec::new());
-    }
-    if !complete.is_empty() {
-        let header = complete.lines().next().unwrap_or_default();
-        let columns: Vec<&str> = header.split(',').map(str::trim).collect();
-        if columns != GAME_COLUMNS {
-            return Err(format!(
-                "{}: not a per-game results file (expected the header {})",
-                path.display(),
-                GAME_COLUMNS.join(",")
-            ));
-        }
-    }
-    let mut reader = csv::Reader::from_reader(complete.as_bytes());
+/// A per-game CSV read back: the match's identity and its rows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GamesFile {
+    /// The identity in the header.
+    pub identity: RunIdentity,
+    /// The rows, checksums verified.
+    pub rows: Vec<GameRow>,
+}
+
+/// Reads a per-game CSV (to merge shards, or take positions from). A
+/// truncated last line (a crash mid-write) is ignored; a malformed row, or
+/// one whose checksum does not match, is an error naming its line.
+pub fn read_games_file(path: &Path) -> Result<GamesFile, ResultsError> {
+    let file = path.display().to_string();
+    let record = Record::read(path, &GAMES_FORMAT, &file)?;
+    record.expect_columns(&GAME_COLUMNS, &file)?;
+    Ok(GamesFile {
+        rows: rows_of(&record, &file)?,
+        identity: record.identity,
+    })
+}
+
+/// The rows of a per-game CSV (see [`read_games_file`]).
+pub fn read_games(path: &Path) -> Result<Vec<GameRow>, ResultsError> {
+    read_games_file(path).map(|f| f.rows)
+}
+
+/// Writes a whole per-game CSV: `identity`, then `rows` with checksums.
+pub fn write_games(
+    path: &Path,
+    identity: &RunIdentity,
+    rows: &[GameRow],
+) -> Result<(), ResultsError> {
+    let file = path.display().to_string();
+    let lines = rows
+        .iter()
+        .map(GameRow::csv_line)
+        .collect::<Result<Vec<_>, _>>()?;
+    std::fs::File::create(path)
+        .and_then(|mut f| record::write_all(&mut f, &GAMES_FORMAT, identity, &GAME_COLUMNS, lines))
+        .map_err(|source| RecordError::Io { file, source })?;
+    Ok(())
+}
+
+fn rows_of(record: &Record, file: &str) -> Result<Vec<GameRow>, ResultsError> {
+    let header = csv::StringRecord::from(GAME_COLUMNS.to_vec());
     let mut rows = Vec::new();
-    for (i, r) in reader.deserialize::<GameRow>().enumerate() {
-        match r {
-            Ok(row) => rows.push(row),
-            Err(e) => return Err(format!("{}: line {}: {e}", path.display(), i + 2)),
+    for line in record.lines.iter().filter(|l| !l.comment) {
+        let row_error = |message: String| ResultsError::Row {
+            file: file.to_string(),
+            line: line.number,
+            message,
+        };
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(line.text.as_bytes());
+        let mut fields = csv::StringRecord::new();
+        match reader.read_record(&mut fields) {
+            Ok(true) => {}
+            Ok(false) => return Err(row_error("empty row".into())),
+            Err(e) => return Err(row_error(e.to_string())),
         }
+        let row: GameRow = fields
+            .deserialize(Some(&header))
+            .map_err(|e| row_error(e.to_string()))?;
+        rows.push(row);
     }
     Ok(rows)
 }
@@ -205,21 +297,33 @@ impl PairingStats {
     }
 }
 
-/// Per-pairing statistics kept up to date one game at a time (the runner
-/// adds each game as it ends; [`summarize`] gives the same result from all
-/// rows at once). Pairings are keyed by the two names in the order of
-/// `order` (lower player index first), pairs by the `pair` column.
+/// Per-pairing statistics kept up to date one game at a time: the one
+/// aggregation of games (the runner adds each game as it ends; [`summarize`]
+/// adds all rows at once). Pairings are keyed by the two names in the order
+/// of `order` (lower player index first), pairs by the `pair` column: two
+/// games of one pair and one pairing count as a pentanomial pair; a pair
+/// whose games are of two pairings, or that has more than two games, counts
+/// as none.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
     order: Vec<String>,
     pairings: BTreeMap<PairingKey, PairingStats>,
-    /// First game of each pair whose second game has not ended yet:
-    /// pair -> (pairing key, points of the first-named player).
-    open_pairs: BTreeMap<usize, (PairingKey, f64)>,
+    pairs: BTreeMap<usize, PairState>,
 }
 
 /// A pairing: the two players' ranks in the player list, then their names.
 type PairingKey = (usize, usize, String, String);
+
+/// How far a pair has got.
+#[derive(Clone, Debug)]
+enum PairState {
+    /// One game: its pairing and the first-named player's points.
+    Open(PairingKey, f64),
+    /// Counted as a pair with these points.
+    Counted(PairingKey, f64),
+    /// Not a pair (two pairings, or a third game).
+    Broken,
+}
 
 impl Tally {
     /// An empty tally for players named in `order`.
@@ -242,11 +346,8 @@ impl Tally {
             (&r.black, &r.white)
         };
         let key = (self.rank(a), self.rank(b), a.clone(), b.clone());
-        let score = if &r.white == a {
-            r.white_score()
-        } else {
-            1.0 - r.white_score()
-        };
+        let white = r.result.white_score();
+        let score = if &r.white == a { white } else { 1.0 - white };
         let s = self
             .pairings
             .entry(key.clone())
@@ -262,15 +363,23 @@ impl Tally {
         } else {
             s.wdl.draws += 1;
         }
-        match self.open_pairs.remove(&r.pair) {
-            Some((first_key, first)) if first_key == key => s.penta.add(first + score),
-            // A pair of two different pairings cannot come from one schedule;
-            // count neither game as a pair.
-            Some(_) => {}
-            None => {
-                self.open_pairs.insert(r.pair, (key, score));
+        let next = match self.pairs.remove(&r.pair) {
+            None => PairState::Open(key, score),
+            Some(PairState::Open(first_key, first)) if first_key == key => {
+                s.penta.add(first + score);
+                PairState::Counted(key, first + score)
             }
-        }
+            Some(PairState::Counted(first_key, points)) => {
+                // A third game: the pair counted is not one after all.
+                if let Some(p) = self.pairings.get_mut(&first_key) {
+                    let i = (points * 2.0).round().clamp(0.0, 4.0) as usize;
+                    p.penta.0[i] -= 1;
+                }
+                PairState::Broken
+            }
+            Some(_) => PairState::Broken,
+        };
+        self.pairs.insert(r.pair, next);
     }
 
     /// The statistics so far, one entry per pairing.
@@ -279,86 +388,13 @@ impl Tally {
     }
 }
 
-/// Aggregates game rows into per-pairing statistics. Pairings are keyed by
-/// the two names in first-appearance order of the schedule (lower player
-/// index first), pairs by the `pair` column.
+/// Aggregates game rows into per-pairing statistics (a [`Tally`] of them).
 pub fn summarize(rows: &[GameRow], order: &[String]) -> Vec<PairingStats> {
-    if rows.iter().all(|r| r.pair > 0) {
-        let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
-        for r in rows {
-            *counts.entry(r.pair).or_default() += 1;
-        }
-        if counts.values().all(|&c| c <= 2) {
-            let mut t = Tally::new(order);
-            for r in rows {
-                t.add(r);
-            }
-            return t.stats();
-        }
-    }
-    summarize_all(rows, order)
-}
-
-fn summarize_all(rows: &[GameRow], order: &[String]) -> Vec<PairingStats> {
-    let rank = |n: &str| order.iter().position(|o| o == n).unwrap_or(usize::MAX);
-    let mut pairings: BTreeMap<(usize, usize, String, String), PairingStats> = BTreeMap::new();
-    let mut pairs: BTreeMap<usize, Vec<&GameRow>> = BTreeMap::new();
+    let mut t = Tally::new(order);
     for r in rows {
-        let (a, b) = if rank(&r.white) <= rank(&r.black) {
-            (r.white.clone(), r.black.clone())
-        } else {
-            (r.black.clone(), r.white.clone())
-        };
-        let key = (rank(&a), rank(&b), a.clone(), b.clone());
-        let s = pairings.entry(key).or_insert_with(|| PairingStats {
-            player: a.clone(),
-            opponent: b,
-            ..Default::default()
-        });
-        let score = if r.white == a {
-            r.white_score()
-        } else {
-            1.0 - r.white_score()
-        };
-        if score == 1.0 {
-            s.wdl.wins += 1;
-        } else if score == 0.0 {
-            s.wdl.losses += 1;
-        } else {
-            s.wdl.draws += 1;
-        }
-        pairs.entry(r.pair).or_default().push(r);
+        t.add(r);
     }
-    for games in pairs.values() {
-        if games.len() != 2 {
-            continue;
-        }
-        let a = if rank(&games[0].white) <= rank(&games[0].black) {
-            &games[0].white
-        } else {
-            &games[0].black
-        };
-        let b = if &games[0].white == a {
-            &games[0].black
-        } else {
-            &games[0].white
-        };
-        let points: f64 = games
-            .iter()
-            .map(|g| {
-                if &g.white == a {
-                    g.white_score()
-                } else {
-                    1.0 - g.white_score()
-                }
-            })
-            .sum();
-        let key = (rank(a), rank(b), a.clone(), b.clone());
-        if let Some(s) = pairings.get_mut(&key) {
-            s.penta.add(points);
-        }
-    }
-    pairings.into_values().collect()
+    t.stats()
 }
 
 /// Writes the summary CSV, one row per pairing.
@@ -399,7 +435,7 @@ pub fn write_summary(path: &Path, variant: &str, stats: &[PairingStats]) -> std:
 mod tests {
     use super::*;
 
-    fn row(game: usize, pair: usize, white: &str, black: &str, result: &str) -> GameRow {
+    fn row(game: usize, pair: usize, white: &str, black: &str, result: GameResult) -> GameRow {
         GameRow {
             game,
             round: 1,
@@ -408,7 +444,7 @@ mod tests {
             opening: "startpos".into(),
             white: white.into(),
             black: black.into(),
-            result: result.into(),
+            result,
             termination: "checkmate".into(),
             plies: 10,
             seconds: 0.5,
@@ -416,43 +452,69 @@ mod tests {
         }
     }
 
+    use GameResult::{BlackWins, Draw, WhiteWins};
+
     #[test]
     fn a_row_cut_short_is_dropped_even_if_it_parses() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.csv");
-        let mut w = GameWriter::open(&path).unwrap();
-        w.write(&row(1, 1, "a", "b", "1-0")).unwrap();
-        w.write(&row(2, 1, "b", "a", "0-1")).unwrap();
+        let id = RunIdentity::new().with("variant", "chess");
+        let (mut w, old) = GameWriter::open(&path, &id).unwrap();
+        assert!(old.is_empty());
+        w.write(&row(1, 1, "a", "b", WhiteWins)).unwrap();
+        w.write(&row(2, 1, "b", "a", BlackWins)).unwrap();
         drop(w);
         let mut text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(read_games(&path).unwrap().len(), 2);
-        text.push_str("3,2,2,chess,startpos,a,b,1-0,checkmate,10,0.5,e2e4 e7");
+        text.push_str(&record::with_checksum(
+            "3,2,2,chess,startpos,a,b,1-0,checkmate,10,0.5,e2e4",
+        ));
         std::fs::write(&path, &text).unwrap();
         let rows = read_games(&path).unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1].game, 2);
+        let (_, rows) = GameWriter::open(&path, &id).unwrap();
+        assert_eq!(rows.len(), 2);
         std::fs::write(&path, "not,a,results,file\n1,2,3,4\n").unwrap();
-        assert!(read_games(&path)
-            .unwrap_err()
-            .contains("not a per-game results file"));
+        let e = read_games(&path).unwrap_err().to_string();
+        assert!(e.contains("is not a varia match"), "{e}");
     }
 
     #[test]
-    fn tally_counts_pairs_like_summarize() {
+    fn a_flipped_result_or_a_bad_one_is_an_error_naming_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        let id = RunIdentity::new().with("variant", "chess");
+        let (mut w, _) = GameWriter::open(&path, &id).unwrap();
+        w.write(&row(1, 1, "a", "b", WhiteWins)).unwrap();
+        drop(w);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace(",1-0,", ",0-1,")).unwrap();
+        let e = read_games(&path).unwrap_err().to_string();
+        assert!(
+            e.ends_with(
+                "games.csv: line 4: checksum mismatch (the row was changed after it was written)"
+            ),
+            "{e}"
+        );
+        let line = "1,1,1,chess,startpos,a,b,2-0,checkmate,10,0.5,e2e4";
+        let head: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
+        std::fs::write(&path, format!("{head}{}\n", record::with_checksum(line))).unwrap();
+        let e = read_games(&path).unwrap_err().to_string();
+        assert!(e.contains("games.csv: line 4: "), "{e}");
+    }
+
+    #[test]
+    fn tally_counts_pairs_of_one_pairing_only() {
         let order = vec!["a".to_string(), "b".to_string(), "c".to_string()];
         let rows = vec![
-            row(1, 1, "a", "b", "1-0"),
-            row(2, 1, "b", "a", "1/2-1/2"),
-            row(3, 2, "a", "c", "0-1"),
-            row(4, 2, "c", "a", "0-1"),
-            row(5, 3, "c", "b", "1-0"),
+            row(1, 1, "a", "b", WhiteWins),
+            row(2, 1, "b", "a", Draw),
+            row(3, 2, "a", "c", BlackWins),
+            row(4, 2, "c", "a", BlackWins),
+            row(5, 3, "c", "b", WhiteWins),
         ];
-        let mut t = Tally::new(&order);
-        for r in &rows {
-            t.add(r);
-        }
-        let s = t.stats();
-        assert_eq!(s, summarize_all(&rows, &order));
+        let s = summarize(&rows, &order);
         assert_eq!(s.len(), 3);
         // a vs b: a won as White and drew as Black: 1.5 of 2 in one pair.
         assert_eq!((s[0].player.as_str(), s[0].opponent.as_str()), ("a", "b"));
@@ -463,5 +525,14 @@ mod tests {
         // b vs c: a single game, no pair yet.
         assert_eq!(s[2].penta.pairs(), 0);
         assert_eq!(s[2].wdl.losses, 1);
+
+        // A third game in pair 1 undoes it; a pair across two pairings is none.
+        let mut more = rows.clone();
+        more.push(row(6, 1, "a", "b", WhiteWins));
+        more.push(row(7, 3, "a", "b", WhiteWins));
+        let s = summarize(&more, &order);
+        assert_eq!(s[0].penta.pairs(), 0);
+        assert_eq!(s[0].wdl.games(), 4);
+        assert_eq!(s[2].penta.pairs(), 0);
     }
 }

@@ -15,9 +15,10 @@ use std::time::Instant;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
 The output is CSV with a `fen,result` header (result: White's score 1, 0.5
-or 0), a settings comment on the first line and a `# game N` comment after
-each game's positions. An interrupted self-play run continues where it
-stopped when started again with the same settings (--games may grow).
+or 0) after `#` comment lines naming the run's settings, and a `# game N`
+comment after each game's positions. An interrupted self-play run continues
+where it stopped when started again with the same settings (--games may
+grow; other settings are refused, naming the first that differs).
 
 Examples:
   varia datagen --variant suicide --games 20000 --nodes 500 --out suicide.csv

@@ -430,13 +430,7 @@ fn check_output(args: &Args) -> anyhow::Result<()> {
         bail!("--resume needs --out (the per-game CSV it continues from)");
     }
     if let Some(out) = &args.out {
-        let exists = std::fs::metadata(out).is_ok_and(|m| m.len() > 0);
-        if exists && !args.resume {
-            bail!(
-                "{} already exists: pass --resume to continue that match, or choose another --out",
-                out.display()
-            );
-        }
+        arena::record::refuse_existing(out, args.resume, "match")?;
     }
     Ok(())
 }

@@ -2,10 +2,13 @@
 //! (`varia match --shard I/N`) combined into one summary. Game numbers are
 //! the schedule's, so the shards of one match never share one: a number
 //! seen twice is an error (two shards run with the same index, or a file
-//! given twice); numbers missing below the largest are reported.
+//! given twice); numbers missing below the largest are reported. Every
+//! file's header must name the same match (all settings but the shard),
+//! and every row's checksum must match ([`arena::record`]): an edited row
+//! is an error naming its file and line.
 
 use anyhow::{anyhow, bail};
-use arena::results::{read_games, summarize, write_summary, GameRow};
+use arena::results::{read_games_file, summarize, write_games, write_summary, GameRow};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,9 +61,25 @@ fn ranges(numbers: &[usize]) -> String {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut by_game: BTreeMap<usize, (GameRow, usize)> = BTreeMap::new();
     let mut duplicates: Vec<String> = Vec::new();
+    let mut identity: Option<arena::RunIdentity> = None;
     for (f, path) in args.files.iter().enumerate() {
-        let rows = read_games(path).map_err(|e| anyhow!(e))?;
-        for row in rows {
+        let file = read_games_file(path)?;
+        match &identity {
+            None => identity = Some(file.identity.clone()),
+            Some(first) => {
+                if let Some(d) = first.first_difference(&file.identity, &["shard"]) {
+                    bail!(
+                        "files of different matches: {} has {} {}, {} has {}",
+                        args.files[0].display(),
+                        d.field,
+                        d.ours,
+                        path.display(),
+                        d.theirs
+                    );
+                }
+            }
+        }
+        for row in file.rows {
             if let Some((_, first)) = by_game.get(&row.game) {
                 if duplicates.len() < 5 {
                     duplicates.push(format!(
@@ -118,12 +137,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         write_summary(path, &variant, &stats).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     }
     if let Some(path) = &args.out {
-        let mut w = csv::Writer::from_path(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-        for r in &rows {
-            w.serialize(r)
-                .map_err(|e| anyhow!("{}: {e}", path.display()))?;
-        }
-        w.flush().map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        let mut whole = identity.unwrap_or_default();
+        whole.set("shard", "all");
+        write_games(path, &whole, &rows)?;
     }
     println!(
         "{variant}: {} games from {} file(s)",

@@ -7,6 +7,7 @@ use ::tune::spsa::{MatchObjective, SpsaConfig, SpsaParam};
 use ::tune::texel::{Optimizer, TexelConfig, TexelEvent};
 use ::tune::trace::{Trace, TraceRow, TraceWriter};
 use anyhow::{anyhow, bail, Context as _};
+use arena::record::{self, RunIdentity};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use movegen::{dispatch, VariantKind};
 use search::EvalParams;
@@ -230,6 +231,11 @@ fn init_params(kind: VariantKind, init: &Option<PathBuf>) -> anyhow::Result<Eval
     })
 }
 
+/// A run's starting weights as an identity field: a checksum of their TOML.
+fn weights_identity(p: &EvalParams) -> String {
+    format!("{:016x}", record::checksum(&p.to_toml()))
+}
+
 fn save_with_comment(params: &EvalParams, path: &Path, comment: &str) -> anyhow::Result<()> {
     let text = format!("{comment}{}", params.to_toml());
     std::fs::write(path, text).map_err(|e| anyhow!("{}: {e}", path.display()))
@@ -288,7 +294,12 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
                 bail!("no positions in {}", a.positions.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
             }
             eprintln!("texel: read {} positions in {:.1}s", positions.len(), t.elapsed().as_secs_f64());
-            let mut writer = TraceWriter::create(&out, "loss", &names)?;
+            let identity = RunIdentity::new()
+                .with("method", "texel")
+                .with("variant", a.variant.name())
+                .with("params", &a.params)
+                .with("init", weights_identity(&init));
+            let mut writer = TraceWriter::create(&out, "loss", &names, &identity)?;
             let mut trace = Trace { metric: "loss".into(), names: names.clone(), rows: Vec::new() };
             let pb = bar(quiet, iterations as u64, "texel", "iterations");
             let mut failure: Option<anyhow::Error> = None;
@@ -418,20 +429,43 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let exists = a.out.exists()
-        && std::fs::metadata(&a.out)
-            .map(|m| m.len() > 0)
-            .unwrap_or(false);
+    let book_text: String = book.iter().map(|o| o.describe() + "\n").collect();
+    // Every setting that changes the trace (not --concurrency: the games
+    // are a function of the seed and iteration alone).
+    let identity = RunIdentity::new()
+        .with("method", "spsa")
+        .with("variant", a.variant.name())
+        .with("params", &a.params)
+        .with("init", weights_identity(&init))
+        .with("iterations", a.iterations)
+        .with("pairs", a.pairs.max(1))
+        .with("nodes", a.nodes.max(1))
+        .with("c_end", &a.c_end)
+        .with("r_end", a.r_end)
+        .with("alpha", a.alpha)
+        .with("gamma", a.gamma)
+        .with("a_ratio", a.a_ratio)
+        .with("seed", a.seed)
+        .with(
+            "book",
+            if book.is_empty() {
+                "none".to_string()
+            } else {
+                format!(
+                    "{} openings (checksum {:016x})",
+                    book.len(),
+                    record::checksum(&book_text)
+                )
+            },
+        )
+        .with("random_plies", a.random_plies)
+        .with("max_plies", a.max_plies)
+        .with("hash", a.hash.max(1));
+    let exists = record::refuse_existing(&a.out, a.resume, "run")?;
     let (mut writer, mut trace) = if exists {
-        if !a.resume {
-            bail!(
-                "{} already exists: pass --resume to continue that run, or choose another --out",
-                a.out.display()
-            );
-        }
-        TraceWriter::resume(&a.out, "result", &names)?
+        TraceWriter::resume(&a.out, "result", &names, &identity)?
     } else {
-        let mut w = TraceWriter::create(&a.out, "result", &names)?;
+        let mut w = TraceWriter::create(&a.out, "result", &names, &identity)?;
         let row0 = TraceRow {
             iteration: 0,
             metric: 0.0,
@@ -500,7 +534,7 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
             sum += row.metric;
             let p = objective_params.params(&row.values);
             save_with_comment(&p, &weights_path, &header)
-                .map_err(|e| ::tune::Error(e.to_string()))?;
+                .map_err(|e| ::tune::Error::Callback(e.into()))?;
             if row.iteration % 25 == 0 {
                 ::tune::plot::write(&trace, &title, &plot)?;
             }

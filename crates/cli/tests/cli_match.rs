@@ -253,7 +253,10 @@ fn start_and_kill(args: &[String], out: &Path, at_least: usize) -> usize {
     let started = Instant::now();
     loop {
         let rows = std::fs::read_to_string(out)
-            .map(|t| t.lines().count().saturating_sub(1))
+            .map(|t| {
+                let lines = t.lines().filter(|l| !l.starts_with('#')).count();
+                lines.saturating_sub(1)
+            })
             .unwrap_or(0);
         if rows >= at_least {
             break;
@@ -344,6 +347,79 @@ fn resume_after_kill_gives_the_uninterrupted_totals() {
 }
 
 #[test]
+fn resume_and_merge_refuse_another_run_and_edited_rows() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("games.csv");
+    let run = |each: &str, resume: bool| {
+        let mut a = vec![
+            "match",
+            "--variant",
+            "chess",
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--each",
+            each,
+            "--games",
+            "4",
+            "--concurrency",
+            "1",
+            "--quiet",
+            "--out",
+            path(&out),
+        ];
+        if resume {
+            a.push("--resume");
+        }
+        varia(&a)
+    };
+    ok(&run("nodes=300", false));
+    let text = std::fs::read_to_string(&out).expect("per-game CSV");
+    assert!(
+        text.starts_with("# varia match v1\n# variant: chess\n# engine.1: name=a nodes=300"),
+        "{text}"
+    );
+    // Another node count (before: resumed, as the engines' names agree).
+    assert_one_line_error(
+        &run("nodes=301", true),
+        "belongs to another run: its engine.1 is name=a nodes=300, this run's is name=a nodes=301",
+    );
+    assert_eq!(
+        std::fs::read_to_string(&out).expect("csv"),
+        text,
+        "left unchanged"
+    );
+    ok(&run("nodes=300", true));
+
+    // A flipped result (before: taken silently) is an error naming the line,
+    // for resume and merge alike.
+    let first_row = text
+        .lines()
+        .position(|l| l.starts_with("1,") || l.starts_with("2,"))
+        .expect("a game row");
+    let lines: Vec<&str> = text.lines().collect();
+    let row = lines[first_row];
+    let flipped_row = if row.contains(",1-0,") {
+        row.replacen(",1-0,", ",0-1,", 1)
+    } else if row.contains(",0-1,") {
+        row.replacen(",0-1,", ",1-0,", 1)
+    } else {
+        row.replacen(",1/2-1/2,", ",1-0,", 1)
+    };
+    let flipped = text.replacen(row, &flipped_row, 1);
+    std::fs::write(&out, &flipped).expect("write");
+    let line = format!("games.csv: line {}: checksum mismatch", first_row + 1);
+    assert_one_line_error(&run("nodes=300", true), &line);
+    assert_one_line_error(&varia(&["match-merge", path(&out)]), &line);
+    assert_eq!(
+        std::fs::read_to_string(&out).expect("csv"),
+        flipped,
+        "left unchanged"
+    );
+}
+
+#[test]
 fn pgn_reads_back_for_every_variant() {
     let dir = tempfile::tempdir().expect("temp dir");
     for kind in VariantKind::ALL {
@@ -384,7 +460,7 @@ fn pgn_reads_back_for_every_variant() {
                 .collect();
             assert_eq!(g.start_fen, fen, "{kind} game {}", r.game);
             assert_eq!(g.moves, moves, "{kind} game {}", r.game);
-            assert_eq!(g.result, r.result, "{kind} game {}", r.game);
+            assert_eq!(g.result, r.result.as_str(), "{kind} game {}", r.game);
             let tag = |k: &str| g.tags.iter().find(|(t, _)| t == k).map(|(_, v)| v.clone());
             assert_eq!(tag("Variant").as_deref(), kind.pgn_name(), "{kind}");
             assert_eq!(tag("White"), Some(r.white.clone()));
@@ -496,6 +572,14 @@ fn shards_merge_into_the_whole_match() {
         rows_without_time(&d("merged.csv")),
         rows_without_time(&d("whole.csv"))
     );
+    let header = |p: &Path| -> String {
+        let text = std::fs::read_to_string(p).expect("per-game CSV");
+        text.lines()
+            .take_while(|l| l.starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    assert_eq!(header(&d("merged.csv")), header(&d("whole.csv")));
 
     // A shard given twice is an error; a missing shard is reported.
     let twice = varia(&["match-merge", path(&d("part1.csv")), path(&d("part1.csv"))]);

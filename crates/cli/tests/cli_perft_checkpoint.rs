@@ -88,9 +88,12 @@ fn resumes_from_a_partly_filled_file() {
     assert_eq!(counts_of(&first, 4), plain);
     let text = std::fs::read_to_string(&full).unwrap();
     let (head, records) = split_file(&text);
-    assert!(head.starts_with("# varia perft checkpoint v1\n# variant: chess\n"));
+    assert!(head.starts_with("# varia perft checkpoint v2\n# variant: chess\n"));
     assert!(head.contains("# depth: 4\n# split_depth: 2\n"), "{head}");
-    assert!(head.ends_with("depth,index,path,nodes,seconds\n"), "{head}");
+    assert!(
+        head.ends_with("depth,index,path,nodes,seconds,check\n"),
+        "{head}"
+    );
     // Depths 3 and 4 are beyond the split: 400 subtrees each.
     let keys = record_keys(&records);
     assert_eq!(keys.len(), 800);
@@ -108,14 +111,36 @@ fn resumes_from_a_partly_filled_file() {
     let again = ok_stdout(&varia(&run_args(&part, &["--quiet"])));
     assert_eq!(counts_of(&again, 4), plain);
 
-    // The recorded counts are used, not recounted: alter one of them.
+    // An edited count is refused, naming its line (before: it was taken
+    // silently), and the file is left as it is.
     let altered = dir.path().join("altered.ckpt");
     let mut recs = records.clone();
     let i = recs.iter().position(|r| r.starts_with("4,")).unwrap();
     let mut f: Vec<String> = recs[i].split(',').map(str::to_string).collect();
     f[3] = (f[3].parse::<u64>().unwrap() + 1000).to_string();
     recs[i] = f.join(",");
-    std::fs::write(&altered, format!("{head}{}\n", recs.join("\n"))).unwrap();
+    let edited = format!("{head}{}\n", recs.join("\n"));
+    std::fs::write(&altered, &edited).unwrap();
+    let line = format!("line {}", head.lines().count() + i + 1);
+    let table_run = [
+        "perft",
+        "--variant",
+        "chess",
+        "--depth",
+        "4",
+        "--split-depth",
+        "2",
+        "--checkpoint",
+        altered.to_str().unwrap(),
+    ];
+    assert_one_line_error(
+        &varia(&table_run),
+        &["altered.ckpt", &line, "checksum mismatch"],
+    );
+    assert_eq!(std::fs::read_to_string(&altered).unwrap(), edited);
+    // The recorded counts are used, not recounted: with its checksum made
+    // to fit, the altered count is taken.
+    std::fs::write(&altered, with_fresh_checksums(&edited)).unwrap();
     let out = counts_of(&ok_stdout(&varia(&run_args(&altered, &[]))), 4);
     assert_eq!(out[..3], plain[..3]);
     let d4: u64 = out[3].rsplit(',').next().unwrap().parse().unwrap();
@@ -229,7 +254,11 @@ fn files_of_other_runs_are_rejected() {
     let tampered = records.remove(i).replacen("a2a3 a7a5", "a2a3 a7a6", 1);
     records.insert(0, tampered);
     let bad = dir.path().join("bad.ckpt");
-    std::fs::write(&bad, format!("{head}{}\n", records.join("\n"))).unwrap();
+    std::fs::write(
+        &bad,
+        with_fresh_checksums(&format!("{head}{}\n", records.join("\n"))),
+    )
+    .unwrap();
     let mut a = base.to_vec();
     a[8] = bad.to_str().unwrap();
     assert_one_line_error(&varia(&a), &["bad.ckpt", "line 10", "subtree 0"]);
@@ -340,11 +369,11 @@ fn a_shard_resumes_from_its_checkpoint() {
         a
     };
     let run = |a: Vec<String>| ok_stdout(&varia(&a.iter().map(String::as_str).collect::<Vec<_>>()));
-    // The part without its seconds column.
+    // The part without its seconds and checksum columns.
     let counts = |part: &str| -> Vec<String> {
         part.lines()
-            .map(|l| match l.rsplit_once(',') {
-                Some((rest, _)) if !l.starts_with('#') => rest.to_string(),
+            .map(|l| match l.rsplitn(3, ',').nth(2) {
+                Some(rest) if !l.starts_with('#') => rest.to_string(),
                 _ => l.to_string(),
             })
             .collect()

@@ -153,7 +153,7 @@ fn four_shards_merge_to_the_single_run_in_every_game() {
                 .iter()
                 .map(|p| {
                     let text = std::fs::read_to_string(p).unwrap();
-                    assert!(text.starts_with("# varia perft part v1\n"), "{text}");
+                    assert!(text.starts_with("# varia perft part v2\n"), "{text}");
                     text.lines().filter(|l| !l.starts_with('#')).count() - 1
                 })
                 .sum();
@@ -361,22 +361,43 @@ fn merge_names_missing_and_duplicated_subtrees() {
         &["disagree on stats"],
     );
 
-    // A row edited to name another subtree, or moved to another shard.
+    // A row edited to name another subtree, or moved to another shard
+    // (with its checksum made to fit: the merge still catches it).
     let text = std::fs::read_to_string(&parts[0]).unwrap();
     let edited = dir.path().join("edited.csv");
-    std::fs::write(&edited, text.replacen("0,a2a3 a7a5,", "0,a2a3 a7a6,", 1)).unwrap();
+    std::fs::write(
+        &edited,
+        with_fresh_checksums(&text.replacen("0,a2a3 a7a5,", "0,a2a3 a7a6,", 1)),
+    )
+    .unwrap();
     assert_one_line_error(
         &merge(&[edited.clone(), parts[1].clone()]),
         &["edited.csv", "line 10", "subtree 0 is \"a2a3 a7a5\""],
     );
     std::fs::write(
         &edited,
-        text.replacen("\n0,a2a3 a7a5,", "\n1,a2a3 a7a6,", 1),
+        with_fresh_checksums(&text.replacen("\n0,a2a3 a7a5,", "\n1,a2a3 a7a6,", 1)),
     )
     .unwrap();
     assert_one_line_error(
         &merge(std::slice::from_ref(&edited)),
         &["line 10", "subtree 1 belongs to shard 2/4"],
+    );
+    // An edited count, or a row damaged otherwise, is refused naming the row
+    // (before: the merge added the edited count as if counted).
+    let row = text.lines().nth(9).unwrap();
+    let f: Vec<&str> = row.split(',').collect();
+    let nodes: u64 = f[2].parse().unwrap();
+    let bumped = [f[0], f[1], &(nodes + 1).to_string(), f[3], f[4]].join(",");
+    std::fs::write(&edited, text.replacen(row, &bumped, 1)).unwrap();
+    assert_one_line_error(
+        &merge(&[
+            edited.clone(),
+            parts[1].clone(),
+            parts[2].clone(),
+            parts[3].clone(),
+        ]),
+        &["edited.csv", "line 10", "checksum mismatch"],
     );
     std::fs::write(&edited, text.replacen("# depth: 3\n", "", 1)).unwrap();
     assert_one_line_error(

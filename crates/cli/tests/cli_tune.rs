@@ -15,6 +15,15 @@ fn p(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
+/// A trace's column line and rows: the settings block and the checksum
+/// column left out.
+fn trace_table(t: &str) -> Vec<String> {
+    t.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.rsplit_once(',').expect("a checksum column").0.to_string())
+        .collect()
+}
+
 fn error_line(o: &Output) -> String {
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     let e = String::from_utf8_lossy(&o.stderr).to_string();
@@ -41,7 +50,10 @@ fn datagen_then_texel_then_spsa() {
     ]);
     assert!(o.status.success(), "{o:?}");
     let text = std::fs::read_to_string(&pos).unwrap();
-    assert!(text.starts_with("# varia datagen variant=suicide nodes=100"));
+    assert!(
+        text.starts_with("# varia datagen v1\n# variant: suicide\n# nodes: 100\n"),
+        "{text}"
+    );
     assert_eq!(text.matches("# game ").count(), 4);
     // Again: nothing left to play.
     let o = varia(&[
@@ -83,11 +95,16 @@ fn datagen_then_texel_then_spsa() {
     assert!(o.status.success(), "{o:?}");
     let t = std::fs::read_to_string(&trace).unwrap();
     assert!(
-        t.starts_with("iteration,loss,material.pawn,material.knight,"),
+        t.starts_with("# varia tune trace v1\n# method: texel\n"),
         "{t}"
     );
-    assert!(t.lines().next().unwrap().ends_with(",tempo"));
-    assert_eq!(t.lines().count(), 7);
+    let rows = trace_table(&t);
+    assert!(
+        rows[0].starts_with("iteration,loss,material.pawn,material.knight,"),
+        "{t}"
+    );
+    assert!(rows[0].ends_with(",tempo"));
+    assert_eq!(rows.len(), 7);
     let svg = std::fs::read_to_string(dir.path().join("trace.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("<polyline"));
     let tuned = search::EvalParams::load(movegen::VariantKind::Suicide, &weights).unwrap();
@@ -95,18 +112,18 @@ fn datagen_then_texel_then_spsa() {
 
     let spsa = dir.path().join("spsa.csv");
     let sw = dir.path().join("spsa.toml");
-    let run = |iters: &str, resume: bool| {
+    let run_with = |variant: &str, nodes: &str, iters: &str, resume: bool| {
         let mut args = vec![
             "tune",
             "spsa",
             "--variant",
-            "suicide",
+            variant,
             "--params",
             "material.queen,material.rook",
             "--iterations",
             iters,
             "--nodes",
-            "100",
+            nodes,
             "--out",
             p(&spsa),
             "--weights",
@@ -118,6 +135,7 @@ fn datagen_then_texel_then_spsa() {
         }
         varia(&args)
     };
+    let run = |iters: &str, resume: bool| run_with("suicide", "100", iters, resume);
     assert!(run("4", false).status.success());
     let e = error_line(&run("4", false));
     assert!(e.contains("--resume"), "{e}");
@@ -127,8 +145,28 @@ fn datagen_then_texel_then_spsa() {
         "{o:?}"
     );
     let t = std::fs::read_to_string(&spsa).unwrap();
-    assert!(t.starts_with("iteration,result,material.rook,material.queen\n0,0,400,600\n"));
-    assert_eq!(t.lines().count(), 6);
+    let rows = trace_table(&t);
+    assert_eq!(
+        rows[..2],
+        [
+            "iteration,result,material.rook,material.queen",
+            "0,0,400,600"
+        ]
+    );
+    assert_eq!(rows.len(), 6);
+    // Resuming another run is refused, naming the setting (before: only the
+    // columns were compared, and these continued the suicide trace).
+    let e = error_line(&run_with("suicide", "101", "4", true));
+    assert!(
+        e.contains("belongs to another run: its nodes is 100, this run's is 101"),
+        "{e}"
+    );
+    let e = error_line(&run_with("atomic", "100", "4", true));
+    assert!(
+        e.contains("its variant is suicide, this run's is atomic"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read_to_string(&spsa).unwrap(), t, "left unchanged");
 }
 
 #[test]

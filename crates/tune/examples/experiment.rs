@@ -148,7 +148,8 @@ fn sprt(a: &[String]) -> Result<(), String> {
                 );
             }
         }
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     for s in &report.stats {
         println!("{}", s.line());
         let e = s.elo();

@@ -9,30 +9,32 @@
 //! rules (repetition and the 50-move rule included), when the search reports
 //! a forced win (the result is then known), or as a draw after `max_plies`.
 //!
-//! **Resuming.** The file starts with a settings comment
-//! (`# varia datagen variant=... nodes=... seed=...`) and the `fen,result`
-//! header. Each finished game is appended as one block — its positions, then
-//! a `# game N` line — and flushed. Game `N` is a function of the seed and
+//! **Resuming.** The file is an [`arena::record`] file: a `# varia datagen
+//! v1` line, the run's settings as `# key: value` lines
+//! ([`DatagenConfig::identity`]) and the `fen,result` header. Each finished
+//! game is appended as one block — its positions, then a `# game N` line —
+//! and flushed. Game `N` is a function of the seed and
 //! `N` alone (its own random stream, one search thread at a fixed node count,
 //! a cleared hash table), so the thread that plays it does not matter. On
 //! restart the file is read back: games with a `# game N` line are done,
 //! anything after the last such line (a block cut short by a crash) is cut
 //! off, and the remaining games of `1..=games` are played. A run with other
-//! settings (other than `--games`, which may grow) is refused.
+//! settings (other than `--games`, which may grow) is refused, naming the
+//! first setting that differs.
 //!
 //! **From games** ([`from_games`]): the same quiet positions from the match
 //! runner's per-game CSV (the opening's moves are skipped) or a PGN file
 //! (the first `skip_plies` plies are skipped).
 
 use crate::positions::{format_result, HEADER};
-use crate::qleaf::{is_quiet, white_score};
+use crate::qleaf::is_quiet;
 use crate::rng::Rng;
 use crate::{Error, Result};
+use arena::record::{AppendLog, Record, RecordFormat, RunIdentity};
 use arena::Opening;
 use movegen::{dispatch, Game, Position, Variant, VariantKind};
 use search::{EvalParams, Limits, Shared, MATE_BOUND};
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -65,20 +67,35 @@ pub struct DatagenConfig {
 }
 
 impl DatagenConfig {
-    /// The settings line at the top of the file.
-    pub fn settings_line(&self) -> String {
-        format!(
-            "# varia datagen variant={} nodes={} seed={} random_plies={} max_plies={} book={} eval={}",
-            self.variant.name(),
-            self.nodes,
-            self.seed,
-            self.random_plies,
-            self.max_plies,
-            self.book_name,
-            if self.params.is_some() { "file" } else { "default" }
-        )
+    /// The settings that decide the file's games, written on top of it
+    /// (not `--games`, which may grow, nor threads or hash: games are
+    /// played with one search thread and a cleared table).
+    pub fn identity(&self) -> RunIdentity {
+        RunIdentity::new()
+            .with("variant", self.variant.name())
+            .with("nodes", self.nodes)
+            .with("seed", self.seed)
+            .with("random_plies", self.random_plies)
+            .with("max_plies", self.max_plies)
+            .with("book", &self.book_name)
+            .with(
+                "eval",
+                if self.params.is_some() {
+                    "file"
+                } else {
+                    "default"
+                },
+            )
     }
 }
+
+/// The self-play output format (no row checksums: the rows are the plain
+/// `fen,result` lines every position reader takes).
+pub const DATAGEN_FORMAT: RecordFormat = RecordFormat {
+    kind: "varia datagen",
+    version: 1,
+    checksum: false,
+};
 
 /// Progress of a run.
 #[derive(Clone, Copy, Debug)]
@@ -137,10 +154,10 @@ pub fn make_opening<V: Variant>(
             Game::new(Position::<V>::startpos())
         } else {
             let o = &book[rng.below(book.len())];
-            let start = Position::<V>::from_fen(&o.fen).map_err(|e| Error(format!("book: {e}")))?;
+            let start = Position::<V>::from_fen(&o.fen).map_err(|e| Error::Book(e.to_string()))?;
             let mut g = Game::new(start);
             for m in &o.moves {
-                g.play_uci(m).map_err(|e| Error(format!("book: {e}")))?;
+                g.play_uci(m).map_err(|e| Error::Book(e.to_string()))?;
             }
             g
         };
@@ -161,9 +178,7 @@ pub fn make_opening<V: Variant>(
             return Ok(game);
         }
     }
-    Err(Error(format!(
-        "no opening for ({a}, {b}) that does not end the game"
-    )))
+    Err(Error::NoOpening(a, b))
 }
 
 /// A game's opening as the match runner takes it: start FEN and UCI moves.
@@ -191,7 +206,7 @@ pub fn play_game<V: Variant>(
     let mut fens = Vec::new();
     let result = loop {
         if let Some(o) = game.outcome() {
-            break white_score(o);
+            break o.white_score();
         }
         if game.moves().len() >= cfg.max_plies {
             break 0.5;
@@ -224,75 +239,24 @@ pub fn play_game<V: Variant>(
     Ok(GamePositions { id, fens, result })
 }
 
-/// Reads back an existing output file: checks its settings line, cuts off a
-/// trailing partial block, and returns the finished game numbers and the
-/// number of positions kept.
-fn resume_scan(path: &Path, settings: &str) -> Result<(HashSet<usize>, u64)> {
-    let name = path.display().to_string();
-    let io = |e: std::io::Error| Error(format!("{name}: {e}"));
-    let file = std::fs::File::open(path).map_err(io)?;
-    let mut reader = BufReader::new(file);
-    let mut line = String::new();
-    let mut offset: u64 = 0;
-    let mut keep: u64 = 0;
+/// The games finished in an existing output file (those with a `# game N`
+/// line), and the length of the file up to the last of them: a block cut
+/// short by a crash lies beyond.
+fn finished_games(record: &Record, name: &str) -> Result<(HashSet<usize>, u64)> {
+    let mut keep = record.header_len;
     let mut done = HashSet::new();
-    let mut positions = 0u64;
-    let mut pending = 0u64;
-    let mut n = 0usize;
-    loop {
-        line.clear();
-        let read = reader.read_line(&mut line).map_err(io)?;
-        if read == 0 {
-            break;
-        }
-        n += 1;
-        offset += read as u64;
-        let complete = line.ends_with('\n');
-        let t = line.trim_end();
-        if n == 1 {
-            if t != settings {
-                return Err(Error(format!(
-                    "{name} was written with other settings (\"{}\"; this run: \"{}\"): choose another --out or the same settings",
-                    t.trim_start_matches("# "),
-                    settings.trim_start_matches("# ")
-                )));
-            }
-            continue;
-        }
-        if n == 2 {
-            if t != HEADER || !complete {
-                return Err(Error(format!("{name}:2: expected the header \"{HEADER}\"")));
-            }
-            keep = offset;
-            continue;
-        }
-        if let Some(id) = t.strip_prefix("# game ") {
-            if !complete {
-                break;
-            }
-            let id: usize = id
-                .trim()
-                .parse()
-                .map_err(|_| Error(format!("{name}:{n}: bad game marker \"{t}\"")))?;
+    for line in &record.lines {
+        if let Some(id) = line.text.trim_end().strip_prefix("# game ") {
+            let id: usize = id.trim().parse().map_err(|_| Error::Line {
+                file: name.to_string(),
+                line: line.number,
+                message: format!("bad game marker \"{}\"", line.text),
+            })?;
             done.insert(id);
-            positions += pending;
-            pending = 0;
-            keep = offset;
-        } else if !t.starts_with('#') && !t.is_empty() {
-            pending += 1;
+            keep = line.end;
         }
     }
-    if n < 2 {
-        return Err(Error(format!(
-            "{name}: no \"{HEADER}\" header: not a datagen file (remove it or choose another --out)"
-        )));
-    }
-    let f = std::fs::OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(io)?;
-    f.set_len(keep).map_err(io)?;
-    Ok((done, positions))
+    Ok((done, keep))
 }
 
 /// Runs self-play data generation into `out` (resuming it if it exists).
@@ -303,21 +267,22 @@ pub fn run(
     progress: &mut dyn FnMut(&DatagenProgress),
 ) -> Result<DatagenProgress> {
     let name = out.display().to_string();
-    let io = |e: std::io::Error| Error(format!("{name}: {e}"));
-    let settings = cfg.settings_line();
-    let exists = out.exists() && std::fs::metadata(out).map(|m| m.len() > 0).unwrap_or(false);
-    let (done, _kept) = if exists {
-        resume_scan(out, &settings)?
-    } else {
-        std::fs::write(out, format!("{settings}\n{HEADER}\n")).map_err(io)?;
-        (HashSet::new(), 0)
+    let (mut log, old) = AppendLog::open(
+        out,
+        &DATAGEN_FORMAT,
+        &cfg.identity(),
+        &["fen", "result"],
+        &name,
+    )?;
+    let done = match old {
+        Some(record) => {
+            let (done, keep) = finished_games(&record, &name)?;
+            log.truncate(keep)?;
+            done
+        }
+        None => HashSet::new(),
     };
     let todo: Vec<usize> = (1..=cfg.games).filter(|g| !done.contains(g)).collect();
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .open(out)
-        .map_err(io)?;
-    file.seek(SeekFrom::End(0)).map_err(io)?;
     let params = cfg
         .params
         .clone()
@@ -360,11 +325,8 @@ pub fn run(
                     if failure.is_some() {
                         continue;
                     }
-                    if let Err(e) = file
-                        .write_all(g.block().as_bytes())
-                        .and_then(|_| file.flush())
-                    {
-                        failure = Some(io(e));
+                    if let Err(e) = log.append_raw(&g.block()) {
+                        failure = Some(e.into());
                         stop.store(true, Ordering::Relaxed);
                         continue;
                     }
@@ -432,9 +394,12 @@ pub fn from_games(
     let mut out = Vec::new();
     let mut skipped = 0;
     if is_pgn {
-        let text = std::fs::read_to_string(path).map_err(|e| Error(format!("{name}: {e}")))?;
-        let games = arena::pgn::read_games(&text, kind)
-            .map_err(|e| Error(format!("{name}:{}: {}", e.line, e.message)))?;
+        let text = std::fs::read_to_string(path).map_err(Error::io(&name))?;
+        let games = arena::pgn::read_games(&text, kind).map_err(|e| Error::Line {
+            file: name.clone(),
+            line: e.line,
+            message: e.message,
+        })?;
         for (i, g) in games.iter().enumerate() {
             let Some(r) = crate::positions::parse_result(&g.result) else {
                 skipped += 1;
@@ -442,22 +407,22 @@ pub fn from_games(
             };
             let moves: Vec<&str> = g.moves.iter().map(String::as_str).collect();
             let gp = dispatch!(kind, V => game_positions::<V>(&g.start_fen, &[], &moves, skip_plies, r as f64, i + 1))
-                .map_err(|e| Error(format!("{name}: game {}: {e}", i + 1)))?;
+                .map_err(|message| Error::Game { file: name.clone(), game: i + 1, message })?;
             out.push(gp);
         }
     } else {
-        let rows = arena::results::read_games(path).map_err(Error)?;
-        for (i, row) in rows.iter().enumerate() {
-            let line = i + 2;
+        let rows = arena::results::read_games(path)?;
+        for row in &rows {
             let same = row
                 .variant
                 .parse::<VariantKind>()
-                .map_err(|e| Error(format!("{name}:{line}: {e}")))?
+                .map_err(|e| Error::Game {
+                    file: name.clone(),
+                    game: row.game,
+                    message: e.to_string(),
+                })?
                 == kind;
-            let Some(r) = crate::positions::parse_result(&row.result) else {
-                skipped += 1;
-                continue;
-            };
+            let r = row.result.white_score();
             if !same || NOISE.contains(&row.termination.as_str()) {
                 skipped += 1;
                 continue;
@@ -467,8 +432,12 @@ pub fn from_games(
                 None => (row.opening.trim(), Vec::new()),
             };
             let moves: Vec<&str> = row.moves.split_whitespace().collect();
-            let gp = dispatch!(kind, V => game_positions::<V>(fen, &book, &moves, 0, r as f64, row.game))
-                .map_err(|e| Error(format!("{name}:{line}: game {}: {e}", row.game)))?;
+            let gp = dispatch!(kind, V => game_positions::<V>(fen, &book, &moves, 0, r, row.game))
+                .map_err(|message| Error::Game {
+                    file: name.clone(),
+                    game: row.game,
+                    message,
+                })?;
             out.push(gp);
         }
     }
@@ -484,6 +453,6 @@ pub fn write_games(out: &Path, games: &[GamePositions], comment: &str) -> Result
         s.push_str(&g.block());
         n += g.fens.len() as u64;
     }
-    std::fs::write(out, s).map_err(|e| Error(format!("{name}: {e}")))?;
+    std::fs::write(out, s).map_err(Error::io(&name))?;
     Ok(n)
 }

@@ -27,20 +27,93 @@ pub mod spsa;
 pub mod texel;
 pub mod trace;
 
-/// A one-line error (file and line included where there is one).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Error(pub String);
-
-impl From<String> for Error {
-    fn from(s: String) -> Error {
-        Error(s)
-    }
+/// A one-line error of the tuner (file and line included where there is one).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Reading or writing a file failed.
+    #[error("{file}: {source}")]
+    Io {
+        /// The file.
+        file: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A record file (trace, datagen output): identity, checksum, columns.
+    #[error(transparent)]
+    Record(#[from] arena::RecordError),
+    /// A match's per-game CSV.
+    #[error(transparent)]
+    Games(#[from] arena::ResultsError),
+    /// A match played for an objective.
+    #[error(transparent)]
+    Match(#[from] arena::MatchError),
+    /// A malformed line of an input file.
+    #[error("{file}:{line}: {message}")]
+    Line {
+        /// The file.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A game of a games file that cannot be used.
+    #[error("{file}: game {game}: {message}")]
+    Game {
+        /// The file.
+        file: String,
+        /// Game number.
+        game: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// An opening of the book that cannot be set up.
+    #[error("book: {0}")]
+    Book(String),
+    /// Every random opening of a unit ended the game.
+    #[error("no opening for ({0}, {1}) that does not end the game")]
+    NoOpening(u64, u64),
+    /// `--params` names no such weight or group.
+    #[error("unknown weight or group \"{name}\" (groups: {groups}; single weights as e.g. material.queen, pst_knight.e4)")]
+    UnknownWeight {
+        /// The name given.
+        name: String,
+        /// The group names.
+        groups: String,
+    },
+    /// `--params` selects nothing.
+    #[error("no weights selected")]
+    NoWeights,
+    /// Texel got no weights to tune.
+    #[error("no weights to tune")]
+    NoWeightsToTune,
+    /// Texel got more weights than its sparse features index.
+    #[error("too many weights")]
+    TooManyWeights,
+    /// Texel kept no position.
+    #[error("no usable positions (every one ends the game within the quiescence search?)")]
+    NoUsablePositions,
+    /// SPSA got a starting point of another length than its parameters.
+    #[error("{params} weights but {values} values")]
+    Lengths {
+        /// Parameters.
+        params: usize,
+        /// Values.
+        values: usize,
+    },
+    /// A match objective ended without games.
+    #[error("no games were played")]
+    NoGames,
+    /// The failure of a caller's callback (an objective, an observer).
+    #[error("{0}")]
+    Callback(Box<dyn std::error::Error + Send + Sync>),
 }
 
-impl From<&str> for Error {
-    fn from(s: &str) -> Error {
-        Error(s.to_string())
+impl Error {
+    /// An I/O error of `file`.
+    pub fn io(file: impl std::fmt::Display) -> impl FnOnce(std::io::Error) -> Error {
+        let file = file.to_string();
+        move |source| Error::Io { file, source }
     }
 }
 
@@ -59,14 +132,14 @@ pub fn select_weights(spec: &str) -> Result<Vec<usize>> {
         } else if let Some(i) = (0..NUM_WEIGHTS).find(|&i| EvalParams::weight_name(i) == item) {
             out.push(i);
         } else {
-            return Err(Error(format!(
-                "unknown weight or group \"{item}\" (groups: {}; single weights as e.g. material.queen, pst_knight.e4)",
-                GROUPS.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
-            )));
+            return Err(Error::UnknownWeight {
+                name: item.to_string(),
+                groups: GROUPS.iter().map(|g| g.name).collect::<Vec<_>>().join(", "),
+            });
         }
     }
     if out.is_empty() {
-        return Err(Error("no weights selected".into()));
+        return Err(Error::NoWeights);
     }
     out.sort_unstable();
     out.dedup();

@@ -249,5 +249,5 @@ pub fn svg(trace: &Trace, title: &str) -> String {
 
 /// Writes the plot of `trace` to `path`.
 pub fn write(trace: &Trace, title: &str, path: &Path) -> Result<()> {
-    std::fs::write(path, svg(trace, title)).map_err(|e| Error(format!("{}: {e}", path.display())))
+    std::fs::write(path, svg(trace, title)).map_err(Error::io(path.display()))
 }

@@ -1,7 +1,7 @@
 //! Position files: CSV with a `fen,result` header and one labelled position
 //! per line, the result being the game's final score from White's view
 //! (`1`, `0.5` or `0`). Lines starting with `#` are comments: the data
-//! generator writes its settings as the first line and a `# game N` line
+//! generator writes its settings as the first lines and a `# game N` line
 //! after the positions of game `N` (see [`crate::datagen`]); readers skip
 //! them (`pandas.read_csv(path, comment="#")` does too). FENs contain no
 //! commas, so no quoting is needed.
@@ -39,7 +39,7 @@ pub fn format_result(r: f64) -> &'static str {
 /// an error naming the file and the line.
 pub fn read<V: Variant>(path: &Path) -> Result<Vec<(Position<V>, f32)>> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Error(format!("{name}: {e}")))?;
+    let text = std::fs::read_to_string(path).map_err(Error::io(&name))?;
     parse::<V>(&text, &name)
 }
 
@@ -60,7 +60,11 @@ pub fn parse<V: Variant>(text: &str, origin: &str) -> Result<Vec<(Position<V>, f
     lines
         .par_iter()
         .map(|&(n, line)| {
-            let err = |m: String| Error(format!("{origin}:{n}: {m}"));
+            let err = |message: String| Error::Line {
+                file: origin.to_string(),
+                line: n,
+                message,
+            };
             let (fen, result) = line
                 .rsplit_once(',')
                 .ok_or_else(|| err("expected \"fen,result\"".into()))?;

@@ -9,7 +9,7 @@
 //! weights: the tuner stores the leaf's features once and evaluates any
 //! weights with a dot product.
 
-use movegen::{Color, Move, Outcome, Position, Variant};
+use movegen::{Move, Outcome, Position, Variant};
 use search::alphabeta::{outcome_score, tactical_order, INF};
 use search::eval::evaluate;
 use search::EvalParams;
@@ -162,13 +162,4 @@ pub fn resolve<V: Variant>(pos: &Position<V>, params: &EvalParams) -> Resolved<V
 /// capture is forced, so such a position has no capture at all.
 pub fn is_quiet<V: Variant>(pos: &Position<V>, next: Move) -> bool {
     !pos.is_check() && !pos.is_capture(next) && next.promotion().is_none()
-}
-
-/// White's score (1, 0.5, 0) of an outcome.
-pub fn white_score(o: Outcome) -> f64 {
-    match o.winner() {
-        Some(Color::White) => 1.0,
-        Some(Color::Black) => 0.0,
-        None => 0.5,
-    }
 }

@@ -119,11 +119,10 @@ pub fn run(
     observer: &mut dyn FnMut(&TraceRow) -> Result<()>,
 ) -> Result<Vec<f64>> {
     if params.len() != theta.len() {
-        return Err(Error(format!(
-            "{} weights but {} values",
-            params.len(),
-            theta.len()
-        )));
+        return Err(Error::Lengths {
+            params: params.len(),
+            values: theta.len(),
+        });
     }
     let mut theta = theta.to_vec();
     for k in done..cfg.iterations {
@@ -226,12 +225,12 @@ impl Objective for MatchObjective {
             let p = if s.name == "plus" { &pp } else { &pm };
             Ok(Box::new(InProcess::with_params(&s.name, p.clone(), hash)))
         };
-        let report = arena::run(&cfg, &factory, &mut |_| {}).map_err(Error)?;
+        let report = arena::run(&cfg, &factory, &mut |_| {})?;
         let s = report
             .stats
             .iter()
             .find(|s| s.player == "plus")
-            .ok_or_else(|| Error("no games were played".into()))?;
+            .ok_or(Error::NoGames)?;
         Ok(s.wdl.wins as f64 - s.wdl.losses as f64)
     }
 }

@@ -424,10 +424,10 @@ pub fn tune<V: Variant>(
     observer: &mut dyn FnMut(&TexelEvent),
 ) -> Result<TexelOutcome> {
     if cfg.tuned.is_empty() {
-        return Err(Error("no weights to tune".into()));
+        return Err(Error::NoWeightsToTune);
     }
     if cfg.tuned.len() > u16::MAX as usize {
-        return Err(Error("too many weights".into()));
+        return Err(Error::TooManyWeights);
     }
     let t = Instant::now();
     let mut data = Dataset::build(positions, init, &cfg.tuned, cfg.resolve);
@@ -437,9 +437,7 @@ pub fn tune<V: Variant>(
         seconds: t.elapsed().as_secs_f64(),
     });
     if data.is_empty() {
-        return Err(Error(
-            "no usable positions (every one ends the game within the quiescence search?)".into(),
-        ));
+        return Err(Error::NoUsablePositions);
     }
     let mut w: Vec<f64> = cfg.tuned.iter().map(|&i| init.weights[i] as f64).collect();
     let (k, initial_loss) = match cfg.k {

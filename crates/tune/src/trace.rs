@@ -3,12 +3,24 @@
 //! from [`search::EvalParams::weight_name`]). Values are written in Rust's
 //! shortest round-trip form, so a trace read back gives the exact `f64`s
 //! written — which is what lets SPSA resume from its last row bit for bit.
-//! Each row is flushed as it is written; a last line cut short by a crash is
-//! ignored when reading and cut off when appending.
+//!
+//! A trace is an [`arena::record`] file (`# varia tune trace v1`): the run's
+//! settings on top (so `--resume` refuses a trace of another run, naming the
+//! setting), a checksum as the last column of every row (an edited value is
+//! an error naming its line), each row flushed as it is written, and a last
+//! line cut short by a crash ignored when reading and cut off when
+//! appending.
 
 use crate::{Error, Result};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use arena::record::{AppendLog, Record, RecordFormat, RunIdentity};
+use std::path::Path;
+
+/// The trace file format.
+pub const TRACE_FORMAT: RecordFormat = RecordFormat {
+    kind: "varia tune trace",
+    version: 1,
+    checksum: true,
+};
 
 /// One row.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,127 +44,117 @@ pub struct Trace {
     pub rows: Vec<TraceRow>,
 }
 
-fn header(metric: &str, names: &[String]) -> String {
-    let mut h = format!("iteration,{metric}");
-    for n in names {
-        h.push(',');
-        h.push_str(n);
-    }
-    h
+fn columns<'a>(metric: &'a str, names: &'a [String]) -> Vec<&'a str> {
+    let mut c = vec!["iteration", metric];
+    c.extend(names.iter().map(String::as_str));
+    c
 }
 
-/// Reads a trace. Malformed lines are errors naming the file and line; an
-/// unterminated last line is ignored. Returns the trace and the byte length
-/// of its complete lines.
-pub fn read_with_len(path: &Path) -> Result<(Trace, u64)> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Error(format!("{name}: {e}")))?;
-    let mut lines = text.split_inclusive('\n');
-    let head = lines
-        .next()
-        .filter(|l| l.ends_with('\n'))
-        .ok_or_else(|| Error(format!("{name}: empty trace")))?;
-    let cols: Vec<&str> = head.trim_end().split(',').collect();
+fn trace_of(record: &Record, name: &str) -> Result<Trace> {
+    let cols = &record.columns;
     if cols.len() < 2 || cols[0] != "iteration" {
-        return Err(Error(format!(
-            "{name}:1: not a trace (expected \"iteration,<metric>,<weights...>\")"
-        )));
+        return Err(Error::Line {
+            file: name.to_string(),
+            line: 1,
+            message: "not a trace (expected the columns \"iteration,<metric>,<weights...>\")"
+                .into(),
+        });
     }
     let mut trace = Trace {
         metric: cols[1].to_string(),
-        names: cols[2..].iter().map(|s| s.to_string()).collect(),
+        names: cols[2..].to_vec(),
         rows: Vec::new(),
     };
-    let mut len = head.len() as u64;
-    for (i, line) in lines.enumerate() {
-        let n = i + 2;
-        if !line.ends_with('\n') {
-            break;
-        }
-        let t = line.trim();
-        if t.is_empty() {
-            len += line.len() as u64;
-            continue;
-        }
-        let fields: Vec<&str> = t.split(',').collect();
+    for line in record.lines.iter().filter(|l| !l.comment) {
+        let n = line.number;
+        let fields: Vec<&str> = line.text.trim().split(',').collect();
         if fields.len() != cols.len() {
-            return Err(Error(format!(
-                "{name}:{n}: {} fields, the header has {}",
-                fields.len(),
-                cols.len()
-            )));
+            return Err(Error::Line {
+                file: name.to_string(),
+                line: n,
+                message: format!("{} fields, the header has {}", fields.len(), cols.len()),
+            });
         }
-        let num = |s: &str| -> Result<f64> {
-            s.parse::<f64>()
-                .map_err(|_| Error(format!("{name}:{n}: bad number \"{s}\"")))
+        let bad = |what: &str, s: &str| Error::Line {
+            file: name.to_string(),
+            line: n,
+            message: format!("bad {what} \"{s}\""),
         };
+        let num = |s: &str| -> Result<f64> { s.parse::<f64>().map_err(|_| bad("number", s)) };
         let iteration = fields[0]
             .parse::<usize>()
-            .map_err(|_| Error(format!("{name}:{n}: bad iteration \"{}\"", fields[0])))?;
+            .map_err(|_| bad("iteration", fields[0]))?;
         trace.rows.push(TraceRow {
             iteration,
             metric: num(fields[1])?,
             values: fields[2..].iter().map(|s| num(s)).collect::<Result<_>>()?,
         });
-        len += line.len() as u64;
     }
-    Ok((trace, len))
+    Ok(trace)
 }
 
-/// Reads a trace.
+/// Reads a trace. Malformed lines (and rows whose checksum does not
+/// match) are errors naming the file and line; an unterminated last line is
+/// ignored.
 pub fn read(path: &Path) -> Result<Trace> {
-    read_with_len(path).map(|t| t.0)
+    let name = path.display().to_string();
+    let record = Record::read(path, &TRACE_FORMAT, &name)?;
+    trace_of(&record, &name)
 }
 
 /// Appends rows to a trace file, flushing each.
+#[derive(Debug)]
 pub struct TraceWriter {
-    file: std::fs::File,
-    path: PathBuf,
+    log: AppendLog,
 }
 
 impl TraceWriter {
-    /// Creates (or truncates) `path` and writes the header.
-    pub fn create(path: &Path, metric: &str, names: &[String]) -> Result<TraceWriter> {
-        let io = |e: std::io::Error| Error(format!("{}: {e}", path.display()));
-        let mut file = std::fs::File::create(path).map_err(io)?;
-        writeln!(file, "{}", header(metric, names)).map_err(io)?;
-        file.flush().map_err(io)?;
-        Ok(TraceWriter {
-            file,
-            path: path.to_path_buf(),
-        })
+    /// Creates (or truncates) `path` and writes the header: the run's
+    /// `identity` and the columns.
+    pub fn create(
+        path: &Path,
+        metric: &str,
+        names: &[String],
+        identity: &RunIdentity,
+    ) -> Result<TraceWriter> {
+        let name = path.display().to_string();
+        std::fs::File::create(path).map_err(Error::io(&name))?;
+        let (log, _) = AppendLog::open(
+            path,
+            &TRACE_FORMAT,
+            identity,
+            &columns(metric, names),
+            &name,
+        )?;
+        Ok(TraceWriter { log })
     }
 
-    /// Opens an existing trace to continue it: its columns must be
-    /// `metric` and `names`. Returns the writer and the trace so far.
-    pub fn resume(path: &Path, metric: &str, names: &[String]) -> Result<(TraceWriter, Trace)> {
-        let io = |e: std::io::Error| Error(format!("{}: {e}", path.display()));
-        let (trace, len) = read_with_len(path)?;
-        if trace.metric != metric || trace.names != names {
-            return Err(Error(format!(
-                "{}: its columns are \"{}\", this run's are \"{}\" (other --params?)",
-                path.display(),
-                header(&trace.metric, &trace.names),
-                header(metric, names)
-            )));
-        }
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(io)?;
-        file.set_len(len).map_err(io)?;
-        drop(file);
-        let file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(io)?;
-        Ok((
-            TraceWriter {
-                file,
-                path: path.to_path_buf(),
+    /// Opens an existing trace to continue it: it must be of the run
+    /// `identity`, with the columns `metric` and `names`. Returns the
+    /// writer and the trace so far.
+    pub fn resume(
+        path: &Path,
+        metric: &str,
+        names: &[String],
+        identity: &RunIdentity,
+    ) -> Result<(TraceWriter, Trace)> {
+        let name = path.display().to_string();
+        let (log, record) = AppendLog::open(
+            path,
+            &TRACE_FORMAT,
+            identity,
+            &columns(metric, names),
+            &name,
+        )?;
+        let trace = match record {
+            Some(r) => trace_of(&r, &name)?,
+            None => Trace {
+                metric: metric.to_string(),
+                names: names.to_vec(),
+                rows: Vec::new(),
             },
-            trace,
-        ))
+        };
+        Ok((TraceWriter { log }, trace))
     }
 
     /// Appends a row and flushes.
@@ -162,10 +164,6 @@ impl TraceWriter {
             s.push(',');
             s.push_str(&v.to_string());
         }
-        s.push('\n');
-        self.file
-            .write_all(s.as_bytes())
-            .and_then(|_| self.file.flush())
-            .map_err(|e| Error(format!("{}: {e}", self.path.display())))
+        Ok(self.log.append(&s)?)
     }
 }

@@ -26,7 +26,8 @@ fn cfg(games: usize, threads: usize) -> DatagenConfig {
 fn blocks(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
-    for line in text.lines().skip(2) {
+    // The blocks after the header (settings lines, then `fen,result`).
+    for line in text.lines().skip_while(|l| *l != "fen,result").skip(1) {
         cur.push_str(line);
         cur.push('\n');
         if line.starts_with("# game ") {
@@ -44,8 +45,14 @@ fn self_play_resumes_to_the_same_file() {
     let r = run(&cfg(6, 1), &one, &mut |_| {}).unwrap();
     assert_eq!((r.done, r.played), (6, 6));
     let whole = std::fs::read_to_string(&one).unwrap();
-    assert!(whole.starts_with("# varia datagen variant=suicide nodes=150 seed=5"));
-    assert_eq!(whole.lines().nth(1), Some("fen,result"));
+    assert!(
+        whole.starts_with("# varia datagen v1\n# variant: suicide\n# nodes: 150\n# seed: 5\n"),
+        "{whole}"
+    );
+    assert_eq!(
+        whole.lines().find(|l| !l.starts_with('#')),
+        Some("fen,result")
+    );
     let positions = tune::positions::parse::<Suicide>(&whole, "one.csv").unwrap();
     assert!(positions.len() > 30, "{}", positions.len());
     for (pos, r) in &positions {
@@ -79,7 +86,11 @@ fn self_play_resumes_to_the_same_file() {
     let mut other = cfg(6, 1);
     other.nodes = 151;
     let e = run(&other, &one, &mut |_| {}).unwrap_err();
-    assert!(e.to_string().contains("other settings"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("belongs to another run: its nodes is 150, this run's is 151"),
+        "{e}"
+    );
 }
 
 #[test]

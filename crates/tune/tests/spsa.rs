@@ -70,6 +70,7 @@ fn resumed_trace_equals_uninterrupted() {
     let dir = tempfile::tempdir().unwrap();
     let names: Vec<String> = params().iter().map(|p| p.name.clone()).collect();
     let cfg = SpsaConfig::new(400, 3);
+    let identity = arena::RunIdentity::new().with("seed", 7);
     let row0 = TraceRow {
         iteration: 0,
         metric: 0.0,
@@ -77,18 +78,18 @@ fn resumed_trace_equals_uninterrupted() {
     };
 
     let whole = dir.path().join("whole.csv");
-    let mut w = TraceWriter::create(&whole, "result", &names).unwrap();
+    let mut w = TraceWriter::create(&whole, "result", &names, &identity).unwrap();
     w.write(&row0).unwrap();
     run(&params(), &cfg, &START, 0, &mut toy, &mut |r| w.write(r)).unwrap();
     drop(w);
 
     // First half: an objective that fails at iteration 200, like a crash.
     let split = dir.path().join("split.csv");
-    let mut w = TraceWriter::create(&split, "result", &names).unwrap();
+    let mut w = TraceWriter::create(&split, "result", &names, &identity).unwrap();
     w.write(&row0).unwrap();
     let mut stop_at_200 = |k: usize, p: &[f64], m: &[f64]| {
         if k == 200 {
-            Err(tune::Error("interrupted".into()))
+            Err(tune::Error::Callback("interrupted".into()))
         } else {
             toy(k, p, m)
         }
@@ -105,7 +106,7 @@ fn resumed_trace_equals_uninterrupted() {
         .and_then(|mut f| std::io::Write::write_all(&mut f, b"201,1,3.5"))
         .unwrap();
 
-    let (mut w, trace) = TraceWriter::resume(&split, "result", &names).unwrap();
+    let (mut w, trace) = TraceWriter::resume(&split, "result", &names, &identity).unwrap();
     let last = trace.rows.last().unwrap().clone();
     assert_eq!(last.iteration, 200);
     run(
@@ -122,6 +123,12 @@ fn resumed_trace_equals_uninterrupted() {
         std::fs::read_to_string(&whole).unwrap(),
         std::fs::read_to_string(&split).unwrap()
     );
-    // Other columns are refused.
-    assert!(TraceWriter::resume(&split, "result", &names[..3]).is_err());
+    // Other columns, or another run, are refused.
+    assert!(TraceWriter::resume(&split, "result", &names[..3], &identity).is_err());
+    let other = identity.clone().with("seed", 8);
+    let e = TraceWriter::resume(&split, "result", &names, &other).unwrap_err();
+    assert!(
+        e.to_string().contains("its seed is 7, this run's is 8"),
+        "{e}"
+    );
 }

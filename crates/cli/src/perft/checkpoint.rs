@@ -7,26 +7,25 @@
 //! Then one row per finished subtree and depth, appended and flushed as the
 //! subtree finishes, so a killed run loses at most the subtrees that were
 //! in flight. A torn last line (a machine crash mid-write) is cut off when
-//! the file is opened again. Every row is checked against the subtree list
+//! the file is opened again; a row whose checksum does not match (an edited
+//! count) is an error naming its line. Every row is checked against the subtree list
 //! (number and path), so rows cannot be attributed to the wrong subtree.
 //!
 //! Hashing and thread counts are not part of the run's identity: they do
 //! not change the counts, so a run may be resumed with other values.
 
-use super::part::{count_fields, read_rows, RunMeta, CHECKPOINT_TAG};
+use super::part::{columns_of, count_fields, csv_line, read_rows, RunMeta, CHECKPOINT_FORMAT};
 use super::subtrees::{Done, Subtree};
-use anyhow::{anyhow, bail, Context as _};
+use anyhow::{anyhow, bail};
+use arena::record::AppendLog;
 use movegen::{PerftStats, StatColumns, Variant};
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
 /// An open checkpoint file.
 pub struct Checkpoint {
-    path: PathBuf,
-    file: Mutex<File>,
+    log: Mutex<AppendLog>,
     stats: bool,
     columns: StatColumns,
     /// Finished subtrees by `(depth, index)`.
@@ -40,50 +39,14 @@ impl Checkpoint {
         meta: &RunMeta,
         subtrees: &[Subtree<V>],
     ) -> anyhow::Result<Checkpoint> {
-        let name = path.display();
-        let text = match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8(bytes)
-                .map_err(|_| anyhow!("checkpoint file {name} is not valid UTF-8"))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(anyhow!("cannot read checkpoint file {name}: {e}")),
-        };
+        let what = format!("checkpoint file {}", path.display());
         let columns = StatColumns::of::<V>();
+        let names = columns_of(&["depth", "index", "path"], meta.stats);
+        let (log, old) =
+            AppendLog::open(path, &CHECKPOINT_FORMAT, &meta.identity(), &names, &what)?;
         let mut done = HashMap::new();
-        if text.trim().is_empty() {
-            // New (or empty) file: write the header.
-            let mut f = File::create(path)
-                .with_context(|| format!("cannot write checkpoint file {name}"))?;
-            let mut head = meta.header(CHECKPOINT_TAG);
-            let mut cols = vec!["depth", "index", "path"];
-            cols.extend(super::part::count_columns(meta.stats));
-            cols.push("seconds");
-            head.push_str(&cols.join(","));
-            head.push('\n');
-            f.write_all(head.as_bytes())
-                .and_then(|()| f.flush())
-                .with_context(|| format!("cannot write checkpoint file {name}"))?;
-        } else {
-            let what = format!("checkpoint file {name}");
-            let found = RunMeta::parse(&text, CHECKPOINT_TAG, &what)?;
-            if let Some((field, want, got)) = meta.difference(&found, &[]) {
-                bail!(
-                    "checkpoint file {name} belongs to another run: its {field} is {got}, this run's is {want} (use another file, or delete it to start over)"
-                );
-            }
-            // A torn last line (no newline) is dropped from the file.
-            let complete = match text.rfind('\n') {
-                Some(i) => &text[..=i],
-                None => "",
-            };
-            if complete.len() < text.len() {
-                let f = OpenOptions::new()
-                    .write(true)
-                    .open(path)
-                    .with_context(|| format!("cannot write checkpoint file {name}"))?;
-                f.set_len(complete.len() as u64)
-                    .with_context(|| format!("cannot write checkpoint file {name}"))?;
-            }
-            let rows = read_rows(complete, &what, &["depth", "index", "path"], meta.stats)?;
+        if let Some(record) = old {
+            let rows = read_rows(&record, &what, &["depth", "index", "path"], meta.stats)?;
             for (line, fields, counts, seconds) in rows {
                 let at = || format!("{what}: line {line}");
                 let depth: u32 = fields[0]
@@ -139,13 +102,8 @@ impl Checkpoint {
                 }
             }
         }
-        let file = OpenOptions::new()
-            .append(true)
-            .open(path)
-            .with_context(|| format!("cannot write checkpoint file {name}"))?;
         Ok(Checkpoint {
-            path: path.to_path_buf(),
-            file: Mutex::new(file),
+            log: Mutex::new(log),
             stats: meta.stats,
             columns,
             done,
@@ -159,18 +117,12 @@ impl Checkpoint {
 
     /// Appends (and flushes) the result of a finished subtree.
     pub fn record(&self, depth: u32, path: &str, done: Done) -> anyhow::Result<()> {
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(Vec::new());
         let mut rec = vec![depth.to_string(), done.index.to_string(), path.to_string()];
         rec.extend(count_fields(self.stats, self.columns, &done.counts));
         rec.push(format!("{:.6}", done.seconds));
-        w.write_record(&rec)?;
-        let line = w.into_inner().map_err(|e| anyhow!("{e}"))?;
-        let mut f = self.file.lock().unwrap_or_else(|p| p.into_inner());
-        f.write_all(&line)
-            .and_then(|()| f.flush())
-            .with_context(|| format!("cannot write checkpoint file {}", self.path.display()))
+        let line = csv_line(&rec)?;
+        let mut log = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(log.append(&line)?)
     }
 }
 

@@ -1,12 +1,15 @@
 //! The files of split runs: shard parts (`varia perft --shard I/N`, read by
 //! `varia perft-merge`) and checkpoints (`--checkpoint FILE`).
 //!
-//! Both are CSV with a block of `# key: value` lines on top that says which
-//! run they belong to ([`RunMeta`]); CSV readers skip them as comments
-//! (`csv` with `comment(b'#')`, pandas with `comment='#'`). A part:
+//! Both are [`arena::record`] files: CSV with a block of `# key: value`
+//! lines on top that says which run they belong to ([`RunMeta`]), which CSV
+//! readers skip as comments (`csv` with `comment(b'#')`, pandas with
+//! `comment='#'`), and a checksum as the last column of every row, which
+//! resume and `perft-merge` verify (an edited count is an error naming the
+//! line). A part:
 //!
 //! ```text
-//! # varia perft part v1
+//! # varia perft part v2
 //! # variant: chess
 //! # fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
 //! # depth: 6
@@ -14,29 +17,38 @@
 //! # stats: no
 //! # shard: 1/4
 //! # subtrees: 400
-//! index,path,nodes,seconds
-//! 0,a2a3 a7a5,20,0.000012
-//! 4,a2a3 b7b5,22,0.000011
+//! index,path,nodes,seconds,check
+//! 0,a2a3 a7a5,20,0.000012,5c1e0d8b6a3f2e71
+//! 4,a2a3 b7b5,22,0.000011,0b9d3c4e5f6a7182
 //! ```
 //!
 //! One row per subtree of the shard ([`super::subtrees`]): its number in the
-//! sorted list, its move path, its counts at `depth` and its wall time. With
-//! `stats: yes` the count columns are the eleven of `--stats` (empty where
-//! the game has no such column). A checkpoint has the same header (first
-//! line `# varia perft checkpoint v1`, `shard: all` when not sharded) and
-//! rows `depth,index,path,<counts>,seconds`, one per finished subtree and
-//! depth.
+//! sorted list, its move path, its counts at `depth`, its wall time and the
+//! row's checksum. With `stats: yes` the count columns are the eleven of
+//! `--stats` (empty where the game has no such column). A checkpoint has
+//! the same header (first line `# varia perft checkpoint v2`, `shard: all`
+//! when not sharded) and rows `depth,index,path,<counts>,seconds,check`,
+//! one per finished subtree and depth. (Version 1 had no checksums.)
 
 use super::subtrees::ShardSpec;
 use anyhow::{anyhow, bail, Context as _};
+use arena::record::{self, Record, RecordFormat, RunIdentity};
 use movegen::{PerftStats, StatColumns, VariantKind, STAT_COUNT, STAT_NAMES};
 use std::io::Write;
 use std::path::Path;
 
-/// First line of a part file.
-pub const PART_TAG: &str = "# varia perft part v1";
-/// First line of a checkpoint file.
-pub const CHECKPOINT_TAG: &str = "# varia perft checkpoint v1";
+/// A part file.
+pub const PART_FORMAT: RecordFormat = RecordFormat {
+    kind: "varia perft part",
+    version: 2,
+    checksum: true,
+};
+/// A checkpoint file.
+pub const CHECKPOINT_FORMAT: RecordFormat = RecordFormat {
+    kind: "varia perft checkpoint",
+    version: 2,
+    checksum: true,
+};
 
 /// Which run a part or checkpoint belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,71 +69,34 @@ pub struct RunMeta {
 }
 
 impl RunMeta {
-    /// The `# key: value` lines, starting with `tag`.
-    pub fn header(&self, tag: &str) -> String {
-        format!(
-            "{tag}\n# variant: {}\n# fen: {}\n# depth: {}\n# split_depth: {}\n# stats: {}\n# shard: {}\n# subtrees: {}\n",
-            self.variant,
-            self.fen,
-            self.depth,
-            self.split_depth,
-            if self.stats { "yes" } else { "no" },
-            self.shard.map_or_else(|| "all".to_string(), |s| s.to_string()),
-            self.subtrees
-        )
-    }
-
-    /// Fields as `(name, text)`, for comparing two runs.
-    fn fields(&self) -> [(&'static str, String); 7] {
-        [
-            ("variant", self.variant.to_string()),
-            ("fen", self.fen.clone()),
-            ("depth", self.depth.to_string()),
-            ("split_depth", self.split_depth.to_string()),
-            ("stats", if self.stats { "yes" } else { "no" }.to_string()),
-            (
+    /// The run's identity: the header fields, in order.
+    pub fn identity(&self) -> RunIdentity {
+        RunIdentity::new()
+            .with("variant", self.variant)
+            .with("fen", &self.fen)
+            .with("depth", self.depth)
+            .with("split_depth", self.split_depth)
+            .with("stats", if self.stats { "yes" } else { "no" })
+            .with(
                 "shard",
                 self.shard
                     .map_or_else(|| "all".to_string(), |s| s.to_string()),
-            ),
-            ("subtrees", self.subtrees.to_string()),
-        ]
+            )
+            .with("subtrees", self.subtrees)
     }
 
     /// The first field (other than those in `ignore`) where `self` and
     /// `other` differ: `(name, self's value, other's value)`.
-    pub fn difference(
-        &self,
-        other: &RunMeta,
-        ignore: &[&str],
-    ) -> Option<(&'static str, String, String)> {
-        self.fields()
-            .into_iter()
-            .zip(other.fields())
-            .find(|((name, a), (_, b))| a != b && !ignore.contains(name))
-            .map(|((name, a), (_, b))| (name, a, b))
+    pub fn difference(&self, other: &RunMeta, ignore: &[&str]) -> Option<(String, String, String)> {
+        self.identity()
+            .first_difference(&other.identity(), ignore)
+            .map(|d| (d.field, d.ours, d.theirs))
     }
 
-    /// Parses the header block of `text` (a file that must start with `tag`).
-    /// `what` names the file in errors.
-    pub fn parse(text: &str, tag: &str, what: &str) -> anyhow::Result<RunMeta> {
-        let mut lines = text.lines();
-        let first = lines.next().unwrap_or("");
-        if first.trim_end() != tag {
-            bail!(
-                "{what} is not a {} (its first line should be \"{tag}\")",
-                &tag[2..tag.len() - 3]
-            );
-        }
-        let mut get = std::collections::HashMap::new();
-        for line in lines.take_while(|l| l.starts_with('#')) {
-            if let Some((k, v)) = line[1..].split_once(':') {
-                get.insert(k.trim().to_string(), v.trim().to_string());
-            }
-        }
+    /// The run named by a file's identity. `what` names the file in errors.
+    pub fn from_identity(id: &RunIdentity, what: &str) -> anyhow::Result<RunMeta> {
         let field = |name: &str| {
-            get.get(name)
-                .map(String::as_str)
+            id.get(name)
                 .ok_or_else(|| anyhow!("{what}: header has no \"# {name}:\" line"))
         };
         let number = |name: &str| -> anyhow::Result<u64> {
@@ -154,6 +129,15 @@ impl RunMeta {
             subtrees: usize::try_from(number("subtrees")?)?,
         })
     }
+}
+
+/// The column names of a part (`lead` = `index,path`) or checkpoint
+/// (`depth,index,path`): `lead`, the count columns, `seconds`.
+pub fn columns_of<'a>(lead: &[&'a str], stats: bool) -> Vec<&'a str> {
+    let mut cols = lead.to_vec();
+    cols.extend(count_columns(stats));
+    cols.push("seconds");
+    cols
 }
 
 /// The count columns of a file: `nodes`, or the eleven stats columns.
@@ -194,29 +178,38 @@ pub struct PartRow {
     pub seconds: f64,
 }
 
-/// Writes a whole part file: header, column names, rows.
+/// Writes a whole part file: header, column names, rows (each with its
+/// checksum).
 pub fn write_part(
     out: &mut dyn Write,
     meta: &RunMeta,
     columns: StatColumns,
     rows: &[PartRow],
 ) -> anyhow::Result<()> {
-    out.write_all(meta.header(PART_TAG).as_bytes())?;
+    let lines = rows
+        .iter()
+        .map(|r| {
+            let mut rec = vec![r.index.to_string(), r.path.clone()];
+            rec.extend(count_fields(meta.stats, columns, &r.counts));
+            rec.push(format!("{:.6}", r.seconds));
+            csv_line(&rec)
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let cols = columns_of(&["index", "path"], meta.stats);
+    record::write_all(out, &PART_FORMAT, &meta.identity(), &cols, lines)?;
+    Ok(())
+}
+
+/// One CSV line (quoted where needed), without newline.
+pub fn csv_line(fields: &[String]) -> anyhow::Result<String> {
     let mut w = csv::WriterBuilder::new()
         .has_headers(false)
-        .from_writer(out);
-    let mut head = vec!["index", "path"];
-    head.extend(count_columns(meta.stats));
-    head.push("seconds");
-    w.write_record(&head)?;
-    for r in rows {
-        let mut rec = vec![r.index.to_string(), r.path.clone()];
-        rec.extend(count_fields(meta.stats, columns, &r.counts));
-        rec.push(format!("{:.6}", r.seconds));
-        w.write_record(&rec)?;
-    }
-    w.flush()?;
-    Ok(())
+        .from_writer(Vec::new());
+    w.write_record(fields)?;
+    let bytes = w.into_inner().map_err(|e| anyhow!("{e}"))?;
+    Ok(String::from_utf8(bytes)?
+        .trim_end_matches(['\n', '\r'])
+        .to_string())
 }
 
 /// A part file read back: its header and rows, each with its line number.
@@ -228,13 +221,15 @@ pub struct Part {
 /// Reads a part file; any problem is an error naming the file (and line).
 pub fn read_part(path: &Path) -> anyhow::Result<Part> {
     let file = path.display().to_string();
+    let what = format!("part file {file}");
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read part file {file}"))?;
-    let meta = RunMeta::parse(&text, PART_TAG, &format!("part file {file}"))?;
+    let record = Record::parse(&text, &PART_FORMAT, &what)?;
+    let meta = RunMeta::from_identity(&record.identity, &what)?;
     if meta.shard.is_none() {
         bail!("part file {file}: header has \"shard: all\" (expected I/N)");
     }
-    let rows = read_rows(&text, &file, &["index", "path"], meta.stats)?
+    let rows = read_rows(&record, &file, &["index", "path"], meta.stats)?
         .into_iter()
         .map(|(line, fields, counts, seconds)| {
             let index = fields[0]
@@ -264,17 +259,17 @@ pub fn normalize_path(text: &str) -> String {
 /// and seconds.
 pub type RawRow = (u64, Vec<String>, PerftStats, f64);
 
-/// Reads the CSV rows after the header block: column names must be `lead`,
-/// then the count columns, then `seconds`.
+/// Reads the rows of a record (checksums verified): column names must be
+/// `lead`, then the count columns, then `seconds`.
 pub fn read_rows(
-    text: &str,
+    record: &Record,
     file: &str,
     lead: &[&str],
     stats: bool,
 ) -> anyhow::Result<Vec<RawRow>> {
-    let mut expected: Vec<&str> = lead.to_vec();
-    expected.extend(count_columns(stats));
-    expected.push("seconds");
+    let expected = columns_of(lead, stats);
+    let text = record.csv_text();
+    let text = text.as_str();
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .comment(Some(b'#'))
@@ -385,19 +380,26 @@ mod tests {
         b.depth = 5;
         assert_eq!(
             a.difference(&b, &[]),
-            Some(("depth", "4".to_string(), "5".to_string()))
+            Some(("depth".to_string(), "4".to_string(), "5".to_string()))
         );
         b = a.clone();
         b.shard = Some(ShardSpec { index: 1, count: 3 });
         assert_eq!(a.difference(&b, &["shard"]), None);
-        let text = a.header(PART_TAG);
-        assert_eq!(RunMeta::parse(&text, PART_TAG, "x").unwrap(), a);
-        let e = RunMeta::parse(&text, CHECKPOINT_TAG, "x").unwrap_err();
+        assert_eq!(RunMeta::from_identity(&a.identity(), "x").unwrap(), a);
+        let mut buf = Vec::new();
+        write_part(&mut buf, &a, StatColumns::of::<Chess>(), &[]).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert!(
+            text.starts_with("# varia perft part v2\n# variant: chess\n"),
+            "{text}"
+        );
+        let e = Record::parse(&text, &CHECKPOINT_FORMAT, "x").unwrap_err();
         assert!(
             e.to_string().contains("not a varia perft checkpoint"),
             "{e}"
         );
-        let e = RunMeta::parse(&text.replace("# depth: 4\n", ""), PART_TAG, "x").unwrap_err();
+        let r = Record::parse(&text.replace("# depth: 4\n", ""), &PART_FORMAT, "x").unwrap();
+        let e = RunMeta::from_identity(&r.identity, "x").unwrap_err();
         assert!(e.to_string().contains("\"# depth:\""), "{e}");
     }
 }
