@@ -383,7 +383,7 @@ fn resume_and_merge_refuse_another_run_and_edited_rows() {
     // Another node count (before: resumed, as the engines' names agree).
     assert_one_line_error(
         &run("nodes=301", true),
-        "belongs to another run: its engine.1 is name=a nodes=300, this run's is name=a nodes=301",
+        "belongs to another run: its engine.1 is name=a nodes=300 hash=1 threads=1, this run's is name=a nodes=301 hash=1 threads=1",
     );
     assert_eq!(
         std::fs::read_to_string(&out).expect("csv"),
