@@ -11,8 +11,8 @@
 //! many threads evaluate them.
 
 use anyhow::{anyhow, bail, Context as _};
-use arena::schedule::splitmix;
-use movegen::{dispatch, Game, Position, Variant, VariantKind};
+use arena::openings::random_line;
+use movegen::{dispatch, Game, Position, SplitMix64, Variant, VariantKind};
 use rayon::prelude::*;
 use search::{EvalParams, Limits, Shared};
 use std::collections::HashSet;
@@ -91,31 +91,20 @@ struct Candidate {
     fen: String,
 }
 
-/// Draws candidate `index`: `plies` uniformly random legal moves, `None` if
-/// the game ends on the way.
+/// Draws candidate `index`: `plies` uniformly random legal moves from the
+/// start position, `None` if the game ends on the way. The stream (seeded
+/// from `seed` and `index`, first output skipped) and the modulo choice are
+/// what the books in `data/openings` were drawn with.
 fn draw<V: Variant>(seed: u64, index: u64, plies: u32) -> Option<(Candidate, u64)> {
-    let mut state = seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    splitmix(&mut state);
-    let mut game = Game::new(Position::<V>::startpos());
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        if game.outcome().is_some() {
-            return None;
-        }
-        let legal = game.position().legal_moves();
-        if legal.is_empty() {
-            return None;
-        }
-        let m = legal[(splitmix(&mut state) % legal.len() as u64) as usize];
-        moves.push(m.uci());
-        game.play_unchecked(m);
-    }
-    if game.outcome().is_some() {
-        return None;
-    }
+    let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    rng.next_u64();
+    let start = Game::new(Position::<V>::startpos());
+    let game = random_line(start, plies as usize, &mut |n| {
+        (rng.next_u64() % n as u64) as usize
+    })?;
     Some((
         Candidate {
-            moves,
+            moves: game.moves().iter().map(|m| m.uci()).collect(),
             fen: game.position().fen(),
         },
         game.position().key(),

@@ -26,8 +26,9 @@
 
 use crate::positions::{format_result, HEADER};
 use crate::qleaf::{is_quiet, white_score};
-use crate::rng::Rng;
+use crate::rng::stream;
 use crate::{Error, Result};
+use arena::openings::random_opening;
 use arena::Opening;
 use movegen::{dispatch, Game, Position, Variant, VariantKind};
 use search::{EvalParams, Limits, Shared, MATE_BOUND};
@@ -132,32 +133,10 @@ pub fn make_opening<V: Variant>(
     b: u64,
 ) -> Result<Game<V>> {
     for attempt in 0..1000u64 {
-        let mut rng = Rng::new(seed, a, b.wrapping_mul(1000).wrapping_add(attempt));
-        let mut game = if book.is_empty() {
-            Game::new(Position::<V>::startpos())
-        } else {
-            let o = &book[rng.below(book.len())];
-            let start = Position::<V>::from_fen(&o.fen).map_err(|e| Error(format!("book: {e}")))?;
-            let mut g = Game::new(start);
-            for m in &o.moves {
-                g.play_uci(m).map_err(|e| Error(format!("book: {e}")))?;
-            }
-            g
-        };
-        let mut ok = true;
-        for _ in 0..random_plies {
-            if game.outcome().is_some() {
-                ok = false;
-                break;
-            }
-            let moves = game.position().legal_moves();
-            if moves.is_empty() {
-                ok = false;
-                break;
-            }
-            game.play_unchecked(moves[rng.below(moves.len())]);
-        }
-        if ok && game.outcome().is_none() {
+        let mut rng = stream(seed, a, b.wrapping_mul(1000).wrapping_add(attempt));
+        let opening = random_opening::<V>(book, random_plies, &mut |n| rng.below(n))
+            .map_err(|e| Error(format!("book: {e}")))?;
+        if let Some(game) = opening {
             return Ok(game);
         }
     }

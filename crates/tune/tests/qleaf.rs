@@ -6,7 +6,7 @@ use search::alphabeta::INF;
 use search::eval::features;
 use search::{Clock, EvalParams, Limits, Shared, Worker};
 use tune::qleaf::{resolve, Leaf};
-use tune::rng::Rng;
+use tune::rng::stream;
 
 fn check<V: Variant>() {
     let params = EvalParams::default_for(V::KIND);
@@ -14,7 +14,7 @@ fn check<V: Variant>() {
     let limits = Limits::default();
     let mut checked = 0;
     for game in 0..60u64 {
-        let mut rng = Rng::new(11, game, 0);
+        let mut rng = stream(11, game, 0);
         let mut pos = Position::<V>::startpos();
         for _ in 0..80 {
             if pos.outcome().is_some() {
