@@ -3,12 +3,16 @@
 //! third check, exploded king, ...), by the 50-move rule, repetition,
 //! insufficient material, a length limit, score adjudication, or a player's
 //! failure (time, illegal move, crash).
+//!
+//! A [`GameObserver`] may watch the moves and end a game early: the tuner's
+//! data generator plays its self-play games through this same loop, records
+//! positions with one, and stops a game once a search has found its result.
 
 use crate::openings::Opening;
 use crate::player::{MoveRequest, Player, PlayerError};
 use crate::schedule::GameSpec;
 use crate::tc::{Clock, MoveLimits};
-use movegen::{Color, Game, Position, Variant, VariantKind};
+use movegen::{Color, Game, Move, Position, Variant, VariantKind};
 use std::time::{Duration, Instant};
 
 /// When to end games early.
@@ -92,6 +96,30 @@ fn loss_for(side: Color) -> &'static str {
     }
 }
 
+/// How a [`GameObserver`] ends a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// This side has won.
+    Win(Color),
+    /// A draw.
+    Draw,
+}
+
+/// Watches a game's moves as they are played, and may end the game early.
+pub trait GameObserver<V: Variant> {
+    /// The side to move in `game` chose `mv` (a legal move), with `score` in
+    /// centipawns from its view if its player reported one. A verdict ends
+    /// the game here by adjudication, without playing `mv`.
+    fn on_move(&mut self, game: &Game<V>, mv: Move, score: Option<i32>) -> Option<Verdict>;
+}
+
+/// No observer: the game is left to the rules and [`Adjudication`].
+impl<V: Variant> GameObserver<V> for () {
+    fn on_move(&mut self, _game: &Game<V>, _mv: Move, _score: Option<i32>) -> Option<Verdict> {
+        None
+    }
+}
+
 /// Plays the game `spec` between `white` and `black` from `opening`.
 /// `restart` is set for a player whose engine crashed (the runner restarts it).
 pub fn play_game<V: Variant>(
@@ -101,6 +129,19 @@ pub fn play_game<V: Variant>(
     limits: [&MoveLimits; 2],
     adj: &Adjudication,
     crashed: &mut [bool; 2],
+) -> GameRecord {
+    play_observed_game::<V>(spec, opening, players, limits, adj, crashed, &mut ())
+}
+
+/// [`play_game`], with `observer` shown every move before it is played.
+pub fn play_observed_game<V: Variant>(
+    spec: &GameSpec,
+    opening: &Opening,
+    players: [&mut dyn Player; 2],
+    limits: [&MoveLimits; 2],
+    adj: &Adjudication,
+    crashed: &mut [bool; 2],
+    observer: &mut dyn GameObserver<V>,
 ) -> GameRecord {
     let started = Instant::now();
     let names = [players[0].name().to_string(), players[1].name().to_string()];
@@ -193,6 +234,13 @@ pub fn play_game<V: Variant>(
             Ok(m) => m,
             Err(_) => return finish(record, loss_for(side), "illegal_move"),
         };
+        match observer.on_move(&game, mv, reply.score) {
+            Some(Verdict::Win(winner)) => {
+                return finish(record, loss_for(winner.other()), "adjudication")
+            }
+            Some(Verdict::Draw) => return finish(record, "1/2-1/2", "adjudication"),
+            None => {}
+        }
         game.play_unchecked(mv);
         all_moves.push(mv.uci());
         record.moves.push(mv.uci());
@@ -229,5 +277,76 @@ pub fn play_game<V: Variant>(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::InProcess;
+    use movegen::variants::Chess;
+
+    /// Ends the game with `verdict` at its `at`-th move, counting the moves
+    /// it was shown.
+    struct EndAt {
+        at: usize,
+        verdict: Verdict,
+        seen: usize,
+    }
+
+    impl GameObserver<Chess> for EndAt {
+        fn on_move(&mut self, game: &Game<Chess>, mv: Move, score: Option<i32>) -> Option<Verdict> {
+            assert!(game.position().legal_moves().contains(&mv));
+            assert!(score.is_some(), "the in-process engine reports scores");
+            self.seen += 1;
+            (self.seen == self.at).then_some(self.verdict)
+        }
+    }
+
+    fn play(verdict: Verdict) -> (GameRecord, usize) {
+        let spec = GameSpec {
+            game: 1,
+            round: 1,
+            pair: 1,
+            opening: 0,
+            white: 0,
+            black: 1,
+        };
+        let limits = MoveLimits {
+            nodes: Some(200),
+            ..MoveLimits::default()
+        };
+        let (mut a, mut b) = (
+            InProcess::new("a", None, 1, 1),
+            InProcess::new("b", None, 1, 1),
+        );
+        let mut observer = EndAt {
+            at: 5,
+            verdict,
+            seen: 0,
+        };
+        let record = play_observed_game::<Chess>(
+            &spec,
+            &Opening::start(VariantKind::Chess),
+            [&mut a, &mut b],
+            [&limits, &limits],
+            &Adjudication::default(),
+            &mut [false; 2],
+            &mut observer,
+        );
+        (record, observer.seen)
+    }
+
+    #[test]
+    fn an_observer_sees_every_move_and_its_verdict_ends_the_game() {
+        let (record, seen) = play(Verdict::Win(Color::Black));
+        assert_eq!(seen, 5);
+        // The fifth move is not played: the verdict comes first.
+        assert_eq!(record.plies, 4);
+        assert_eq!(record.termination, "adjudication");
+        assert_eq!(record.white_score(), 0.0);
+        let (record, _) = play(Verdict::Draw);
+        assert_eq!(record.plies, 4);
+        assert_eq!(record.white_score(), 0.5);
     }
 }
