@@ -7,12 +7,16 @@
 //! The end is kept typed ([`GameEnd`]: a rule's [`movegen::Outcome`] or one
 //! of the runner's own reasons), not as text: the result, White's score and
 //! the CSV/PGN words are derived from it in one place each.
+//!
+//! A [`GameObserver`] may watch the moves and end a game early: the tuner's
+//! data generator plays its self-play games through this same loop, records
+//! positions with one, and stops a game once a search has found its result.
 
 use crate::openings::Opening;
 use crate::player::{MoveRequest, Player, PlayerError};
 use crate::schedule::GameSpec;
 use crate::tc::{Clock, MoveLimits};
-use movegen::{Color, EndReason, Outcome, VariantGame, VariantKind};
+use movegen::{Color, EndReason, Move, Outcome, VariantGame, VariantKind};
 use std::time::{Duration, Instant};
 
 /// When to end games early.
@@ -238,6 +242,30 @@ pub struct GameRecord {
     pub moves: Vec<String>,
 }
 
+/// How a [`GameObserver`] ends a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// This side has won (recorded as the other side's loss by adjudication).
+    Win(Color),
+    /// A draw (recorded as a draw by adjudication).
+    Draw,
+}
+
+/// Watches a game's moves as they are played, and may end the game early.
+pub trait GameObserver {
+    /// The side to move in `game` chose `mv` (a legal move), with `score` in
+    /// centipawns from its view if its player reported one. A verdict ends
+    /// the game here by adjudication, without playing `mv`.
+    fn on_move(&mut self, game: &VariantGame, mv: Move, score: Option<i32>) -> Option<Verdict>;
+}
+
+/// No observer: the game is left to the rules and [`Adjudication`].
+impl GameObserver for () {
+    fn on_move(&mut self, _game: &VariantGame, _mv: Move, _score: Option<i32>) -> Option<Verdict> {
+        None
+    }
+}
+
 /// Plays the game `spec` of `variant` between `white` and `black` from
 /// `opening`. `crashed` is set for a player whose engine crashed (the runner
 /// restarts it).
@@ -249,6 +277,30 @@ pub fn play_game(
     limits: [&MoveLimits; 2],
     adj: &Adjudication,
     crashed: &mut [bool; 2],
+) -> GameRecord {
+    play_observed_game(
+        variant,
+        spec,
+        opening,
+        players,
+        limits,
+        adj,
+        crashed,
+        &mut (),
+    )
+}
+
+/// [`play_game`], with `observer` shown every move before it is played.
+#[allow(clippy::too_many_arguments)]
+pub fn play_observed_game(
+    variant: VariantKind,
+    spec: &GameSpec,
+    opening: &Opening,
+    players: [&mut dyn Player; 2],
+    limits: [&MoveLimits; 2],
+    adj: &Adjudication,
+    crashed: &mut [bool; 2],
+    observer: &mut dyn GameObserver,
 ) -> GameRecord {
     let started = Instant::now();
     let names = [players[0].name().to_string(), players[1].name().to_string()];
@@ -326,10 +378,25 @@ pub fn play_game(
                 return finish(record, GameEnd::Time { loser: side });
             }
         }
-        let mv = match game.play_uci(&reply.uci) {
+        let mv = match game.parse_uci(&reply.uci) {
             Ok(m) => m,
             Err(_) => return finish(record, GameEnd::IllegalMove { loser: side }),
         };
+        match observer.on_move(&game, mv, reply.score) {
+            Some(Verdict::Win(winner)) => {
+                return finish(
+                    record,
+                    GameEnd::Resign {
+                        loser: winner.other(),
+                    },
+                )
+            }
+            Some(Verdict::Draw) => return finish(record, GameEnd::ScoreDraw),
+            None => {}
+        }
+        if game.play(mv).is_err() {
+            return finish(record, GameEnd::IllegalMove { loser: side });
+        }
         record.moves.push(mv.uci());
         record.plies += 1;
 
@@ -364,5 +431,76 @@ pub fn play_game(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::InProcess;
+
+    /// Ends the game with `verdict` at its `at`-th move, counting the moves
+    /// it was shown.
+    struct EndAt {
+        at: usize,
+        verdict: Verdict,
+        seen: usize,
+    }
+
+    impl GameObserver for EndAt {
+        fn on_move(&mut self, game: &VariantGame, mv: Move, score: Option<i32>) -> Option<Verdict> {
+            assert!(game.legal_moves().contains(&mv));
+            assert!(score.is_some(), "the in-process engine reports scores");
+            self.seen += 1;
+            (self.seen == self.at).then_some(self.verdict)
+        }
+    }
+
+    fn play(verdict: Verdict) -> (GameRecord, usize) {
+        let spec = GameSpec {
+            game: 1,
+            round: 1,
+            pair: 1,
+            opening: 0,
+            white: 0,
+            black: 1,
+        };
+        let limits = MoveLimits {
+            nodes: Some(200),
+            ..MoveLimits::default()
+        };
+        let (mut a, mut b) = (
+            InProcess::new("a", None, 1, 1),
+            InProcess::new("b", None, 1, 1),
+        );
+        let mut observer = EndAt {
+            at: 5,
+            verdict,
+            seen: 0,
+        };
+        let record = play_observed_game(
+            VariantKind::Chess,
+            &spec,
+            &Opening::start(VariantKind::Chess),
+            [&mut a, &mut b],
+            [&limits, &limits],
+            &Adjudication::default(),
+            &mut [false; 2],
+            &mut observer,
+        );
+        (record, observer.seen)
+    }
+
+    #[test]
+    fn an_observer_sees_every_move_and_its_verdict_ends_the_game() {
+        let (record, seen) = play(Verdict::Win(Color::Black));
+        assert_eq!(seen, 5);
+        // The fifth move is not played: the verdict comes first.
+        assert_eq!(record.plies, 4);
+        assert_eq!(record.end.termination(), "adjudication");
+        assert_eq!(record.end.result().white_score(), 0.0);
+        let (record, _) = play(Verdict::Draw);
+        assert_eq!(record.plies, 4);
+        assert_eq!(record.end.result().white_score(), 0.5);
     }
 }

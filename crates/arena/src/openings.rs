@@ -3,9 +3,16 @@
 //! Each opening is a start FEN plus moves, so external engines can be sent
 //! `position fen ... moves ...` / the moves from the start position, which
 //! avoids FEN dialect differences between engines.
+//!
+//! Random openings ([`random_line`], [`random_opening`]) are made here too,
+//! for `varia openings` (which keeps the balanced ones) and the tuner's
+//! self-play. The random choice is the caller's: each caller's sequence for
+//! a seed is part of committed files (the opening books under
+//! `data/openings`, the tuning runs under `data/tuning`), and the two draw
+//! differently.
 
 use crate::pgn;
-use movegen::{dispatch, Position, Variant, VariantKind};
+use movegen::{dispatch, Game, Position, Variant, VariantKind};
 use std::path::Path;
 
 /// One opening: a start position and moves from it.
@@ -46,6 +53,63 @@ pub struct OpeningError {
     pub line: usize,
     /// What is wrong.
     pub message: String,
+}
+
+/// A book entry that is not a position of the game or whose moves are not
+/// legal (books read by [`load`] are checked, hand-made ones may not be).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("book opening \"{opening}\": {reason}")]
+pub struct BadBookEntry {
+    /// The entry, as [`Opening::describe`] writes it.
+    pub opening: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// Plays `plies` random legal moves in `game`, each the `choose(n)`-th of
+/// the `n` legal moves (`choose` returns a number below `n`). `None` if the
+/// game ends on the way or at the end.
+pub fn random_line<V: Variant>(
+    mut game: Game<V>,
+    plies: usize,
+    choose: &mut impl FnMut(usize) -> usize,
+) -> Option<Game<V>> {
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let legal = game.position().legal_moves();
+        if legal.is_empty() {
+            return None;
+        }
+        game.play_unchecked(legal[choose(legal.len())]);
+    }
+    game.outcome().is_none().then_some(game)
+}
+
+/// A random opening: the `choose(book.len())`-th entry of `book` (the
+/// variant's start position if `book` is empty), then [`random_line`] of
+/// `plies` moves. `Ok(None)` if the game ends on the way.
+pub fn random_opening<V: Variant>(
+    book: &[Opening],
+    plies: usize,
+    choose: &mut impl FnMut(usize) -> usize,
+) -> Result<Option<Game<V>>, BadBookEntry> {
+    let start = if book.is_empty() {
+        Game::new(Position::<V>::startpos())
+    } else {
+        let o = &book[choose(book.len())];
+        let bad = |reason: String| BadBookEntry {
+            opening: o.describe(),
+            reason,
+        };
+        let mut g = Game::new(Position::<V>::from_fen(&o.fen).map_err(|e| bad(e.to_string()))?);
+        for m in &o.moves {
+            g.play_uci(m).map_err(|e| bad(e.to_string()))?;
+        }
+        g
+    };
+    Ok(random_line(start, plies, choose))
 }
 
 fn check_line<V: Variant>(text: &str) -> Result<Opening, String> {
@@ -120,4 +184,57 @@ pub fn load(path: &Path, kind: VariantKind) -> Result<Vec<Opening>, OpeningError
         return Err(err(0, "no openings in file".into()));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use movegen::variants::{Chess, Suicide};
+
+    #[test]
+    fn random_opening_plays_the_chosen_entry_then_the_chosen_moves() {
+        let book = [
+            Opening::start(VariantKind::Chess),
+            Opening {
+                fen: VariantKind::Chess.start_fen().to_string(),
+                moves: vec!["e2e4".into(), "e7e5".into()],
+            },
+        ];
+        // Entry 1, then always the last legal move.
+        let mut calls = 0;
+        let game = random_opening::<Chess>(&book, 3, &mut |n| {
+            calls += 1;
+            if calls == 1 {
+                1
+            } else {
+                n - 1
+            }
+        })
+        .expect("valid book")
+        .expect("three moves do not end the game");
+        assert_eq!(calls, 4);
+        assert_eq!(game.moves().len(), 5);
+        let first: Vec<String> = game.moves()[..2].iter().map(|m| m.uci()).collect();
+        assert_eq!(first, ["e2e4", "e7e5"]);
+    }
+
+    #[test]
+    fn a_line_that_ends_the_game_is_none() {
+        // Suicide: White has no pieces left, so the game is over (White
+        // has won) and no line is played from it.
+        let fen = "8/8/8/8/8/8/1p6/8 w - - 0 1";
+        let start = Game::new(Position::<Suicide>::from_fen(fen).expect("valid FEN"));
+        assert!(start.outcome().is_some());
+        assert!(random_line(start, 1, &mut |_| 0).is_none());
+    }
+
+    #[test]
+    fn a_bad_book_entry_is_named() {
+        let book = [Opening {
+            fen: VariantKind::Chess.start_fen().to_string(),
+            moves: vec!["e2e5".into()],
+        }];
+        let e = random_opening::<Chess>(&book, 2, &mut |_| 0).expect_err("illegal move");
+        assert!(e.opening.ends_with("moves e2e5"), "{e}");
+    }
 }

@@ -2,6 +2,8 @@
 //! what order. It depends only on the settings and the seed, so a resumed or
 //! sharded match plays exactly the games an uninterrupted one would.
 
+use movegen::SplitMix64;
+
 /// One scheduled game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameSpec {
@@ -49,15 +51,6 @@ pub struct ScheduleSpec {
     pub seed: u64,
 }
 
-/// SplitMix64: small, fast, and stable across platforms and versions.
-pub fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Builds the whole schedule.
 pub fn build(spec: &ScheduleSpec) -> Vec<GameSpec> {
     let mut pairings = Vec::new();
@@ -80,9 +73,9 @@ pub fn build(spec: &ScheduleSpec) -> Vec<GameSpec> {
     }
     let mut order: Vec<usize> = (0..spec.openings).collect();
     if spec.random_openings {
-        let mut s = spec.seed;
+        let mut rng = SplitMix64::new(spec.seed);
         for i in (1..order.len()).rev() {
-            let j = (splitmix(&mut s) % (i as u64 + 1)) as usize;
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
             order.swap(i, j);
         }
     }

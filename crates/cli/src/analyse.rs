@@ -13,6 +13,7 @@
 use anyhow::{bail, Context as _};
 use movegen::{with_game, Position, Variant, VariantKind};
 use search::protocol::{MAX_HASH_MB, MAX_THREADS};
+use search::score::UciScore;
 use search::{search, EvalParams, Info, Limits, Shared};
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -100,7 +101,7 @@ fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCod
             "depth {:>2}  seldepth {:>2}  score {:>8}  nodes {:>10}  nps {:>8}  time {:>6} ms  pv {}",
             info.depth,
             info.seldepth,
-            score_text(info.score),
+            UciScore(info.score),
             info.nodes,
             info.nps(),
             info.time_ms,
@@ -121,17 +122,9 @@ fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCod
     };
     let pv: Vec<String> = r.pv.iter().map(|m| m.uci()).collect();
     println!("bestmove {}  ({})", best.uci(), pos.san(best));
-    println!("score {}", score_text(r.score));
+    println!("score {}", UciScore(r.score));
     println!("depth {}  nodes {}", r.depth, r.nodes);
     println!("pv {}", pv.join(" "));
     println!("san {}", pos.san_line(&r.pv));
     Ok(ExitCode::SUCCESS)
-}
-
-/// `cp 25` or `mate 3` / `mate -2`.
-fn score_text(score: i32) -> String {
-    match search::alphabeta::mate_in(score) {
-        Some(n) => format!("mate {n}"),
-        None => format!("cp {score}"),
-    }
 }

@@ -61,7 +61,7 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Hash table per thread, in MB.
+    /// Hash table of each side's engine, in MB (two per thread).
     #[arg(long, default_value_t = 8)]
     hash: usize,
     /// No progress bar.

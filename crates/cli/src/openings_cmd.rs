@@ -11,8 +11,8 @@
 //! many threads evaluate them.
 
 use anyhow::{anyhow, bail, Context as _};
-use arena::schedule::splitmix;
-use movegen::{with_game, VariantGame, VariantKind};
+use arena::openings::random_line;
+use movegen::{dispatch, with_game, Game, Position, SplitMix64, VariantGame, VariantKind};
 use rayon::prelude::*;
 use search::{EvalParams, Limits, Shared};
 use std::collections::HashSet;
@@ -85,26 +85,17 @@ pub struct Args {
 }
 
 /// Draws candidate `index`: `plies` uniformly random legal moves of game
-/// `kind` from its start position, `None` if the game ends on the way.
+/// `kind` from its start position, `None` if the game ends on the way. The
+/// stream (seeded from `seed` and `index`, first output skipped) and the
+/// modulo choice are what the books in `data/openings` were drawn with.
 fn draw(kind: VariantKind, seed: u64, index: u64, plies: u32) -> Option<VariantGame> {
-    let mut state = seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    splitmix(&mut state);
-    let mut game = VariantGame::new(kind);
-    for _ in 0..plies {
-        if game.outcome().is_some() {
-            return None;
-        }
-        let legal = game.legal_moves();
-        if legal.is_empty() {
-            return None;
-        }
-        let m = legal[(splitmix(&mut state) % legal.len() as u64) as usize];
-        game.play(m).ok()?;
-    }
-    if game.outcome().is_some() {
-        return None;
-    }
-    Some(game)
+    let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    rng.next_u64();
+    let mut choose = |n: usize| (rng.next_u64() % n as u64) as usize;
+    dispatch!(kind, V => {
+        let start = Game::new(Position::<V>::startpos());
+        random_line(start, plies as usize, &mut choose).map(VariantGame::from)
+    })
 }
 
 /// Score of the candidate's final position for the side to move, with the

@@ -305,7 +305,7 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
             let mut failure: Option<anyhow::Error> = None;
             let r = ::tune::texel::tune::<V>(&positions, &init, &cfg, &mut |ev| match ev {
                 TexelEvent::Resolved { kept, dropped, seconds } => {
-                    pb.suspend(|| eprintln!("texel: {kept} positions resolved to quiescence leaves ({dropped} dropped: the game ends within the search) in {seconds:.1}s"));
+                    pb.suspend(|| eprintln!("texel: {kept} positions resolved to quiescence leaves ({dropped} dropped: the game ends within the search, or the search is beyond its node budget) in {seconds:.1}s"));
                 }
                 TexelEvent::K { k, loss } => {
                     pb.suspend(|| eprintln!("texel: K = {k:.4}, loss {loss:.6}"));

@@ -2,8 +2,9 @@
 //! `data/bench.txt` must be exactly the ones recorded there.
 
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 fn signature_file() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/bench.txt")
@@ -106,4 +107,29 @@ fn bench_rejects_bad_arguments() {
             .expect("varia runs");
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
     }
+}
+
+#[test]
+fn uci_bench_prints_the_same_signature_as_varia_bench() {
+    let bench = Command::new(env!("CARGO_BIN_EXE_varia"))
+        .args(["bench", "--signature", "--depth", "3"])
+        .output()
+        .expect("varia runs");
+    assert!(bench.status.success(), "{bench:?}");
+    let mut uci = Command::new(env!("CARGO_BIN_EXE_varia"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("varia uci starts");
+    uci.stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"bench 3\nquit\n")
+        .expect("write to varia uci");
+    let out = uci.wait_with_output().expect("varia uci ends");
+    assert!(out.status.success(), "{out:?}");
+    let want = String::from_utf8(bench.stdout).expect("UTF-8");
+    assert!(want.contains("\ndepth 3\n"), "{want}");
+    assert_eq!(String::from_utf8(out.stdout).expect("UTF-8"), want);
 }

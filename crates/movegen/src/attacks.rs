@@ -8,7 +8,8 @@
 
 use crate::bitboard::Bitboard;
 use crate::slow_attacks::{slow_slider_attacks, BISHOP_DIRS, ROOK_DIRS};
-use crate::types::{Color, Square};
+use crate::types::{Color, Role, Square};
+use crate::variant::Variant;
 
 /// One square's entry in the slider tables.
 pub(crate) struct Magic {
@@ -201,6 +202,23 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 #[inline]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+}
+
+/// Attack set of a non-pawn piece of `role` on `from`, as it moves in `V`
+/// (the royal piece of knightmate moves as a knight); empty for a pawn,
+/// whose attacks depend on its colour ([`pawn_attacks`]). The move
+/// generator and the evaluation's mobility both use it.
+#[inline(always)]
+pub fn piece_attacks<V: Variant>(role: Role, from: Square, occ: Bitboard) -> Bitboard {
+    match role {
+        Role::Knight => knight_attacks(from),
+        Role::Bishop => bishop_attacks(from, occ),
+        Role::Rook => rook_attacks(from, occ),
+        Role::Queen => queen_attacks(from, occ),
+        Role::King if V::ROYAL_KNIGHT => knight_attacks(from),
+        Role::King | Role::Commoner => king_attacks(from),
+        Role::Pawn => Bitboard::EMPTY,
+    }
 }
 
 /// Squares strictly between `a` and `b` if they share a rank, file or

@@ -32,6 +32,7 @@ mod perft_table;
 mod position;
 #[doc(hidden)]
 pub mod slow_attacks;
+mod splitmix;
 mod stats;
 mod types;
 mod variant;
@@ -49,6 +50,7 @@ pub use outcome::{EndReason, Outcome};
 pub use perft::{divide, perft};
 pub use perft_table::{perft_hashed, PerftTable};
 pub use position::{castle, Position};
+pub use splitmix::SplitMix64;
 pub use stats::{leaf_stats, perft_stats, PerftStats, StatColumns, STAT_COUNT, STAT_NAMES};
 pub use types::{Color, Piece, Role, Square};
 pub use variant::{

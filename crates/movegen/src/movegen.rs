@@ -16,10 +16,7 @@
 //! Forced capture (suicide, losers) runs the generator over capture targets
 //! first and over quiet targets only if no capture was found.
 
-use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
-    rook_attacks,
-};
+use crate::attacks::{between, king_attacks, knight_attacks, line, pawn_attacks, piece_attacks};
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{castles_of, CastleSide, Position};
@@ -339,20 +336,6 @@ fn pawn_sets<V: Variant, S: Sink>(
         }
     }
     false
-}
-
-/// Attack set of a non-pawn piece of `role` on `from`, as it moves in `V`.
-#[inline(always)]
-fn piece_attacks<V: Variant>(role: Role, from: Square, occ: Bitboard) -> Bitboard {
-    match role {
-        Role::Knight => knight_attacks(from),
-        Role::Bishop => bishop_attacks(from, occ),
-        Role::Rook => rook_attacks(from, occ),
-        Role::Queen => queen_attacks(from, occ),
-        Role::King if V::ROYAL_KNIGHT => knight_attacks(from),
-        Role::King | Role::Commoner => king_attacks(from),
-        Role::Pawn => Bitboard::EMPTY,
-    }
 }
 
 /// Legal moves in the games with a royal king and ordinary check (chess,

@@ -2,19 +2,12 @@
 //! castling right, per en-passant file, for the side to move and per
 //! remaining-check count, XORed together.
 //!
-//! The numbers come from a fixed SplitMix64 stream evaluated at compile time,
-//! so keys are the same in every build and every run (perft hash tables and
-//! checkpoint files depend on that).
+//! The numbers come from a fixed [`SplitMix64`] stream evaluated at compile
+//! time, so keys are the same in every build and every run (perft hash tables
+//! and checkpoint files depend on that).
 
+use crate::splitmix::SplitMix64;
 use crate::types::{Color, Role, Square};
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
 
 /// Number of keys: pieces (2 * 7 * 64), castling (4), en passant (8), side
 /// (1), remaining checks (2 colours * 4 counts).
@@ -27,12 +20,10 @@ const TOTAL: usize = CHECKS_BASE + 8;
 
 const fn make_keys() -> [u64; TOTAL] {
     let mut keys = [0u64; TOTAL];
-    let mut state = 0x05EE_D0F7_A21A_u64;
+    let mut rng = SplitMix64::new(0x05EE_D0F7_A21A);
     let mut i = 0;
     while i < TOTAL {
-        let (s, v) = splitmix(state);
-        state = s;
-        keys[i] = v;
+        keys[i] = rng.next_u64();
         i += 1;
     }
     keys
@@ -95,5 +86,15 @@ mod tests {
         v.dedup();
         assert_eq!(v.len(), TOTAL);
         assert!(!v.contains(&0));
+    }
+
+    #[test]
+    fn keys_are_the_pinned_stream() {
+        // Hash tables and checkpoint files on disk depend on these values.
+        assert_eq!(
+            piece(Color::White, Role::Pawn, Square::new(0).expect("a1")),
+            0xb3b8_f304_fe2f_3ffd
+        );
+        assert_eq!(side(), 0x14db_b1e2_b291_3efb);
     }
 }

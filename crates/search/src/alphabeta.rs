@@ -11,6 +11,12 @@
 //! Pruning where it is sound for the game: null move (never in suicide or
 //! losers, where zugzwang is the rule, never in check), reverse futility,
 //! late move reductions.
+//!
+//! The quiescence search is also the tuner's: Texel tuning fits the static
+//! evaluation at the end of its principal variation, so it must be exactly
+//! the function the engine runs. It reports its leaves to a [`QObserver`]
+//! (the engine's, [`NoObserver`], compiles away) and [`Worker::quiesce`]
+//! runs it on its own from a root.
 
 use crate::eval::{evaluate, EvalParams};
 use crate::limits::Clock;
@@ -23,7 +29,7 @@ pub const MATE: i32 = 32000;
 /// Scores beyond this (in absolute value) are wins or losses.
 pub const MATE_BOUND: i32 = MATE - 1000;
 /// Larger than every score.
-pub const INF: i32 = 32500;
+const INF: i32 = 32500;
 /// Deepest ply searched.
 pub const MAX_PLY: usize = 120;
 /// Quiescence plies of forced captures (suicide, losers) before the static
@@ -95,7 +101,7 @@ pub fn mate_in(score: i32) -> Option<i32> {
 
 /// Score of a finished game for the side to move, `ply` plies from the root.
 #[inline]
-pub fn outcome_score(o: Outcome, to_move: Color, ply: usize) -> i32 {
+fn outcome_score(o: Outcome, to_move: Color, ply: usize) -> i32 {
     match o.winner() {
         Some(w) if w == to_move => MATE - ply as i32,
         Some(_) => -(MATE - ply as i32),
@@ -137,8 +143,8 @@ fn order_value(role: Role) -> i32 {
 
 /// Ordering score of a capture (most valuable victim, then least valuable
 /// attacker, above 2^24) or a promotion (by the piece, above 2^23); `None`
-/// for a quiet move. Shared by the search and the tuner's quiescence walk.
-pub fn tactical_order<V: Variant>(pos: &Position<V>, m: Move) -> Option<i32> {
+/// for a quiet move.
+fn tactical_order<V: Variant>(pos: &Position<V>, m: Move) -> Option<i32> {
     if pos.is_capture(m) {
         let b = pos.board();
         let victim = if m.is_en_passant() {
@@ -151,6 +157,40 @@ pub fn tactical_order<V: Variant>(pos: &Position<V>, m: Move) -> Option<i32> {
     } else {
         m.promotion().map(|r| (1 << 23) + order_value(r))
     }
+}
+
+/// Where a line of the quiescence search ends.
+#[derive(Clone, Copy, Debug)]
+pub enum QLeaf<'a, V: Variant> {
+    /// The position is scored by its static evaluation (a stand pat, or a
+    /// line cut short).
+    Eval(&'a Position<V>),
+    /// The game is over there: the score is the outcome's.
+    End(Outcome),
+}
+
+/// What a quiescence search reports besides its score: enough to follow each
+/// node's best line to its end, the way a triangular PV table does. At a node
+/// at `ply`, [`leaf`](QObserver::leaf) says the node itself is (so far) its
+/// best line's end, and [`best_child`](QObserver::best_child) that the line
+/// through the child just searched, at `ply + 1`, is now its best; the root's
+/// final answer is its principal variation's leaf.
+pub trait QObserver<V: Variant> {
+    /// The node at `ply` scores `leaf` (for now: a child may still beat a
+    /// stand pat).
+    fn leaf(&mut self, ply: usize, leaf: QLeaf<'_, V>);
+    /// The child at `ply + 1` became the best line of the node at `ply`.
+    fn best_child(&mut self, ply: usize);
+}
+
+/// The engine's observer: sees nothing, and costs nothing once inlined.
+pub struct NoObserver;
+
+impl<V: Variant> QObserver<V> for NoObserver {
+    #[inline(always)]
+    fn leaf(&mut self, _ply: usize, _leaf: QLeaf<'_, V>) {}
+    #[inline(always)]
+    fn best_child(&mut self, _ply: usize) {}
 }
 
 /// Late-move reduction in plies for `depth` and move number `n`.
@@ -326,7 +366,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             depth = depth.max(1);
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, 0);
+            return self.qsearch(pos, alpha, beta, ply, 0, &mut NoObserver);
         }
         self.count_node();
         if self.should_stop() {
@@ -468,25 +508,49 @@ impl<'a, V: Variant> Worker<'a, V> {
         best
     }
 
+    /// Quiescence search of `pos` on its own, as the root of a full window
+    /// (the tuner resolves positions to their leaves with it); `obs` sees
+    /// the leaves. `None` if the clock's limit stopped the search.
+    pub fn quiesce<O: QObserver<V>>(&mut self, pos: &Position<V>, obs: &mut O) -> Option<i32> {
+        let score = self.qsearch(pos, -INF, INF, 0, 0, obs);
+        (!self.stopped).then_some(score)
+    }
+
+    /// The static evaluation of `pos`, reported to `obs` as the leaf at `ply`.
+    #[inline]
+    fn q_eval<O: QObserver<V>>(&self, pos: &Position<V>, ply: usize, obs: &mut O) -> i32 {
+        obs.leaf(ply, QLeaf::Eval(pos));
+        evaluate(pos, self.params)
+    }
+
+    /// The score of the game ending with `o`, reported to `obs` as the leaf
+    /// at `ply`.
+    #[inline]
+    fn q_end<O: QObserver<V>>(o: Outcome, pos: &Position<V>, ply: usize, obs: &mut O) -> i32 {
+        obs.leaf(ply, QLeaf::End(o));
+        outcome_score(o, pos.turn(), ply)
+    }
+
     /// Quiescence search: captures (and what each game forces) until quiet.
-    pub fn qsearch(
+    fn qsearch<O: QObserver<V>>(
         &mut self,
         pos: &Position<V>,
         mut alpha: i32,
         beta: i32,
         ply: usize,
         qply: u32,
+        obs: &mut O,
     ) -> i32 {
         self.count_node();
         if self.should_stop() {
             return 0;
         }
         if let Some(o) = V::end_by_rule(pos) {
-            return outcome_score(o, pos.turn(), ply);
+            return Self::q_end(o, pos, ply, obs);
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return evaluate(pos, self.params);
+            return self.q_eval(pos, ply, obs);
         }
         let in_check = pos.is_check();
         let mut moves;
@@ -496,16 +560,16 @@ impl<'a, V: Variant> Worker<'a, V> {
             // Capture chains branch at every ply when captures are forced; past a
             // few plies the static evaluation stands in for the rest of the chain.
             if qply >= MAX_FORCED_QPLY && !moves.is_empty() {
-                return evaluate(pos, self.params);
+                return self.q_eval(pos, ply, obs);
             }
             if moves.is_empty() {
                 // Quiet: the side may stand pat, unless it has no move at all
                 // or (losers) must answer a check.
                 if !pos.has_legal_move() {
-                    return outcome_score(V::end_without_moves(pos), pos.turn(), ply);
+                    return Self::q_end(V::end_without_moves(pos), pos, ply, obs);
                 }
                 if !in_check {
-                    return evaluate(pos, self.params);
+                    return self.q_eval(pos, ply, obs);
                 }
                 moves = pos.legal_moves();
             }
@@ -513,11 +577,11 @@ impl<'a, V: Variant> Worker<'a, V> {
         } else if in_check {
             moves = pos.legal_moves();
             if moves.is_empty() {
-                return outcome_score(V::end_without_moves(pos), pos.turn(), ply);
+                return Self::q_end(V::end_without_moves(pos), pos, ply, obs);
             }
             best = -INF;
         } else {
-            let stand_pat = evaluate(pos, self.params);
+            let stand_pat = self.q_eval(pos, ply, obs);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -533,18 +597,19 @@ impl<'a, V: Variant> Worker<'a, V> {
                 moves = pos.legal_captures();
             }
             if moves.is_empty() && !pos.has_legal_move() {
-                return outcome_score(V::end_without_moves(pos), pos.turn(), ply);
+                return Self::q_end(V::end_without_moves(pos), pos, ply, obs);
             }
         }
         let ordered = self.order_moves(pos, &moves, None, ply);
         for &(_, m) in &ordered {
             let child = pos.play_unchecked(m);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1, obs);
             if self.stopped {
                 return 0;
             }
             if score > best {
                 best = score;
+                obs.best_child(ply);
                 if score > alpha {
                     alpha = score;
                     if score >= beta {

@@ -20,7 +20,7 @@
 //! (counting mobility against its owner lost about 40 Elo in suicide and 20
 //! in losers, 1,000 games each at 1,000 nodes per move).
 
-use movegen::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use movegen::attacks::{king_attacks, knight_attacks, piece_attacks};
 use movegen::{Bitboard, Color, Position, Role, Square, Variant, VariantKind};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -434,15 +434,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
             for sq in pieces {
                 let rel = sq.relative(color);
                 acc.add(PST[role.index()] + rel.index(), sign);
-                let moves = match role {
-                    Role::Pawn => Bitboard::EMPTY,
-                    Role::Knight => knight_attacks(sq),
-                    Role::Bishop => bishop_attacks(sq, occ),
-                    Role::Rook => rook_attacks(sq, occ),
-                    Role::Queen => bishop_attacks(sq, occ) | rook_attacks(sq, occ),
-                    Role::King if V::ROYAL_KNIGHT => knight_attacks(sq),
-                    Role::King | Role::Commoner => king_attacks(sq),
-                };
+                let moves = piece_attacks::<V>(role, sq, occ);
                 let mobility = (moves & !ours).count() as i32;
                 if mobility != 0 && role != Role::King {
                     acc.add(idx::MOBILITY + role.index(), sign * mobility);

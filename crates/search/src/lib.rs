@@ -9,9 +9,11 @@
 #![warn(missing_docs)]
 
 pub mod alphabeta;
+pub mod bench;
 pub mod eval;
 pub mod limits;
 pub mod protocol;
+pub mod score;
 pub mod tt;
 
 pub use alphabeta::{Info, Shared, Worker, MATE, MATE_BOUND};

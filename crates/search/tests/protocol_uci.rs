@@ -408,3 +408,22 @@ fn d_reports_the_outcome_with_the_games_history() {
     assert_eq!(s.expect("Outcome:"), "Outcome: 1-0 king_exploded");
     s.send("quit");
 }
+
+#[test]
+fn bench_answers_the_signature_and_rejects_a_bad_depth() {
+    let mut s = Session::uci();
+    s.send("bench 2");
+    let lines = s.until("total", |l| l.starts_with("total "));
+    let want = search::bench::Signature::measure(2).expect("bench positions parse");
+    assert_eq!(lines.join("\n") + "\n", want.to_string());
+    assert!(lines.contains(&"depth 2".to_string()), "{lines:?}");
+    for bad in ["bench 0", "bench 65", "bench deep", "bench 3 4"] {
+        s.send(bad);
+        let err = s.expect("info string error");
+        assert!(err.starts_with("info string error bench: "), "{bad}: {err}");
+    }
+    s.send("isready");
+    s.expect("readyok");
+    s.send("quit");
+    assert!(s.wait_ended(Duration::from_secs(10)));
+}

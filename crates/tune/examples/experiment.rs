@@ -178,7 +178,7 @@ fn synthetic_text<V: movegen::Variant>(n: usize) -> String {
     let lines: Vec<String> = (0..n.div_ceil(per))
         .into_par_iter()
         .flat_map_iter(|game| {
-            let mut rng = tune::rng::Rng::new(42, game as u64, 0);
+            let mut rng = tune::rng::stream(42, game as u64, 0);
             let mut pos = movegen::Position::<V>::startpos();
             let mut out = Vec::new();
             let mut tries = 0;

@@ -2,12 +2,15 @@
 //!
 //! **Self-play** ([`run`]): games of the engine against itself at a fixed
 //! node count, each from a varied opening (a book position if one is given,
-//! then `random_plies` uniformly random moves), on every core. Every quiet
+//! then `random_plies` uniformly random moves), on every core. The games
+//! are played by the match runner's game loop (`arena::game`), each side
+//! with its own table as in a match; a [`GameObserver`] records every quiet
 //! position after the opening (side to move not in check, the move chosen
-//! neither a capture nor a promotion; see [`crate::qleaf::is_quiet`]) is
-//! written with the game's final result from White's view. A game ends by the
-//! rules (repetition and the 50-move rule included), when the search reports
-//! a forced win (the result is then known), or as a draw after `max_plies`.
+//! neither a capture nor a promotion; see [`crate::qleaf::is_quiet`]), which
+//! is written with the game's final result from White's view. A game ends by
+//! the rules (repetition and the 50-move rule included), when the search
+//! reports a forced win (the result is then known), or as a draw after
+//! `max_plies`.
 //!
 //! **Resuming.** The file is an [`arena::record`] file: a `# varia datagen
 //! v1` line, the run's settings as `# key: value` lines
@@ -15,7 +18,7 @@
 //! game is appended as one block — its positions, then a `# game N` line —
 //! and flushed. Game `N` is a function of the seed and
 //! `N` alone (its own random stream, one search thread at a fixed node count,
-//! a cleared hash table), so the thread that plays it does not matter. On
+//! cleared hash tables), so the thread that plays it does not matter. On
 //! restart the file is read back: games with a `# game N` line are done,
 //! anything after the last such line (a block cut short by a crash) is cut
 //! off, and the remaining games of `1..=games` are played. A run with other
@@ -28,12 +31,14 @@
 
 use crate::positions::{format_result, HEADER};
 use crate::qleaf::is_quiet;
-use crate::rng::Rng;
+use crate::rng::stream;
 use crate::{Error, Result};
+use arena::game::{play_observed_game, GameEnd, GameObserver, Verdict};
+use arena::openings::random_opening;
 use arena::record::{AppendLog, Record, RecordFormat, RunIdentity};
-use arena::Opening;
-use movegen::{dispatch, Game, Position, Variant, VariantKind};
-use search::{EvalParams, Limits, Shared, MATE_BOUND};
+use arena::{Adjudication, GameSpec, InProcess, MoveLimits, Opening};
+use movegen::{dispatch, with_game, Game, Move, Position, Variant, VariantGame, VariantKind};
+use search::{EvalParams, MATE_BOUND};
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -56,7 +61,7 @@ pub struct DatagenConfig {
     pub seed: u64,
     /// Worker threads.
     pub threads: usize,
-    /// Hash table per thread, in MB.
+    /// Hash table of each side's engine, in MB (two per thread).
     pub hash_mb: usize,
     /// Opening book (empty: the start position).
     pub book: Vec<Opening>,
@@ -149,32 +154,10 @@ pub fn make_opening<V: Variant>(
     b: u64,
 ) -> Result<Game<V>> {
     for attempt in 0..1000u64 {
-        let mut rng = Rng::new(seed, a, b.wrapping_mul(1000).wrapping_add(attempt));
-        let mut game = if book.is_empty() {
-            Game::new(Position::<V>::startpos())
-        } else {
-            let o = &book[rng.below(book.len())];
-            let start = Position::<V>::from_fen(&o.fen).map_err(|e| Error::Book(e.to_string()))?;
-            let mut g = Game::new(start);
-            for m in &o.moves {
-                g.play_uci(m).map_err(|e| Error::Book(e.to_string()))?;
-            }
-            g
-        };
-        let mut ok = true;
-        for _ in 0..random_plies {
-            if game.outcome().is_some() {
-                ok = false;
-                break;
-            }
-            let moves = game.position().legal_moves();
-            if moves.is_empty() {
-                ok = false;
-                break;
-            }
-            game.play_unchecked(moves[rng.below(moves.len())]);
-        }
-        if ok && game.outcome().is_none() {
+        let mut rng = stream(seed, a, b.wrapping_mul(1000).wrapping_add(attempt));
+        let opening = random_opening::<V>(book, random_plies, &mut |n| rng.below(n))
+            .map_err(|e| Error::Book(e.to_string()))?;
+        if let Some(game) = opening {
             return Ok(game);
         }
     }
@@ -193,50 +176,95 @@ fn opening<V: Variant>(cfg: &DatagenConfig, id: usize) -> Result<Game<V>> {
     make_opening::<V>(&cfg.book, cfg.random_plies, cfg.seed, id as u64, 0)
 }
 
-/// Plays self-play game `id` (deterministic for given settings).
+/// Records a self-play game's quiet positions as it is played, and ends it
+/// at the length limit or once a search has found a forced win.
+struct Recorder {
+    max_plies: usize,
+    fens: Vec<String>,
+}
+
+impl GameObserver for Recorder {
+    fn on_move(&mut self, game: &VariantGame, mv: Move, score: Option<i32>) -> Option<Verdict> {
+        if game.ply() >= self.max_plies {
+            return Some(Verdict::Draw);
+        }
+        if with_game!(game, V, g => is_quiet(g.position(), mv)) {
+            self.fens.push(game.fen());
+        }
+        // A forced win found: the result is known.
+        let mover = game.turn();
+        match score {
+            Some(s) if s > MATE_BOUND => Some(Verdict::Win(mover)),
+            Some(s) if s < -MATE_BOUND => Some(Verdict::Win(mover.other())),
+            _ => None,
+        }
+    }
+}
+
+/// The two sides of self-play: the engine with the run's weights, each
+/// side with its own table, as in a match.
+pub fn self_play_players(cfg: &DatagenConfig, params: &EvalParams) -> [InProcess; 2] {
+    let player = || InProcess::with_params("varia", params.clone(), cfg.hash_mb.max(1));
+    [player(), player()]
+}
+
+/// Plays self-play game `id` through the match runner's game loop
+/// (deterministic for given settings: each player clears its table for a
+/// new game and searches a fixed number of nodes with one thread).
 pub fn play_game<V: Variant>(
     cfg: &DatagenConfig,
     id: usize,
-    params: &EvalParams,
-    shared: &mut Shared,
+    players: &mut [InProcess; 2],
 ) -> Result<GamePositions> {
-    let mut game = opening::<V>(cfg, id)?;
-    shared.tt.clear();
-    let limits = Limits::nodes(cfg.nodes.max(1));
-    let mut fens = Vec::new();
-    let result = loop {
-        if let Some(o) = game.outcome() {
-            break o.white_score();
-        }
-        if game.moves().len() >= cfg.max_plies {
-            break 0.5;
-        }
-        let pos = *game.position();
-        let r = search::search(
-            &pos,
-            game.history_keys(),
-            &limits,
-            params,
-            shared,
-            1,
-            &mut |_| {},
-        );
-        let Some(m) = r.best else { break 0.5 };
-        if is_quiet(&pos, m) {
-            fens.push(pos.fen());
-        }
-        if r.score.abs() > MATE_BOUND {
-            // A forced win found: the result is known.
-            let mover_wins = r.score > 0;
-            break if mover_wins == pos.turn().is_white() {
-                1.0
-            } else {
-                0.0
-            };
-        }
-        game.play_unchecked(m);
+    let opening = to_opening(&opening::<V>(cfg, id)?);
+    let spec = GameSpec {
+        game: id,
+        round: 1,
+        pair: id,
+        opening: 0,
+        white: 0,
+        black: 1,
     };
-    Ok(GamePositions { id, fens, result })
+    let limits = MoveLimits {
+        nodes: Some(cfg.nodes.max(1)),
+        ..MoveLimits::default()
+    };
+    // The length limit counts the opening too, so the recorder keeps it.
+    let adjudication = Adjudication {
+        max_plies: 0,
+        draw: None,
+        resign: None,
+        ..Adjudication::default()
+    };
+    let mut recorder = Recorder {
+        max_plies: cfg.max_plies,
+        fens: Vec::new(),
+    };
+    let [white, black] = players;
+    let record = play_observed_game(
+        V::KIND,
+        &spec,
+        &opening,
+        [white, black],
+        [&limits, &limits],
+        &adjudication,
+        &mut [false; 2],
+        &mut recorder,
+    );
+    if matches!(
+        record.end,
+        GameEnd::Time { .. } | GameEnd::Crash { .. } | GameEnd::IllegalMove { .. }
+    ) {
+        return Err(Error::SelfPlay {
+            game: id,
+            end: record.end.termination(),
+        });
+    }
+    Ok(GamePositions {
+        id,
+        fens: recorder.fens,
+        result: record.end.result().white_score(),
+    })
 }
 
 /// The games finished in an existing output file (those with a `# game N`
@@ -303,15 +331,14 @@ pub fn run(
             let tx = tx.clone();
             let (todo, next, stop, params) = (&todo, &next, &stop, &params);
             s.spawn(move || {
-                let mut shared = Shared::new(cfg.hash_mb.max(1));
+                let mut players = self_play_players(cfg, params);
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&id) = todo.get(i) else { return };
-                    let g =
-                        dispatch!(cfg.variant, V => play_game::<V>(cfg, id, params, &mut shared));
+                    let g = dispatch!(cfg.variant, V => play_game::<V>(cfg, id, &mut players));
                     if tx.send(g).is_err() {
                         return;
                     }
@@ -455,4 +482,37 @@ pub fn write_games(out: &Path, games: &[GamePositions], comment: &str) -> Result
     }
     std::fs::write(out, s).map_err(Error::io(&name))?;
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_recorder_keeps_quiet_positions_and_ends_at_known_results() {
+        let mut r = Recorder {
+            max_plies: 3,
+            fens: Vec::new(),
+        };
+        let mut game = VariantGame::new(VariantKind::Chess);
+        let e4 = game.parse_uci("e2e4").expect("legal");
+        assert_eq!(r.on_move(&game, e4, Some(20)), None);
+        assert_eq!(r.fens, [game.fen()]);
+        game.play(e4).expect("legal");
+        game.play_uci("d7d5").expect("legal");
+        // A capture is not quiet; a found mate ends the game for the mover.
+        let exd5 = game.parse_uci("e4d5").expect("legal");
+        assert_eq!(
+            r.on_move(&game, exd5, Some(search::MATE - 3)),
+            Some(Verdict::Win(movegen::Color::White))
+        );
+        assert_eq!(
+            r.on_move(&game, exd5, Some(-(search::MATE - 3))),
+            Some(Verdict::Win(movegen::Color::Black))
+        );
+        assert_eq!(r.fens.len(), 1);
+        game.play(exd5).expect("legal");
+        let qxd5 = game.parse_uci("d8d5").expect("legal");
+        assert_eq!(r.on_move(&game, qxd5, Some(0)), Some(Verdict::Draw));
+    }
 }

@@ -70,6 +70,14 @@ pub enum Error {
     /// An opening of the book that cannot be set up.
     #[error("book: {0}")]
     Book(String),
+    /// A self-play game ended by a failure of the engine, not by the game.
+    #[error("game {game}: the engine failed ({end})")]
+    SelfPlay {
+        /// The game's number.
+        game: usize,
+        /// How it ended (`crash`, `time`, `illegal_move`).
+        end: &'static str,
+    },
     /// Every random opening of a unit ended the game.
     #[error("no opening for ({0}, {1}) that does not end the game")]
     NoOpening(u64, u64),

@@ -1,26 +1,22 @@
 //! Quiescence leaves. The engine trusts a position's static evaluation only
-//! once it is quiet; [`resolve`] runs the engine's quiescence search
-//! (the same rules as `search::Worker::qsearch`: in suicide and losers
-//! captures are forced and a side with a capture may not stand pat, chains
-//! of forced captures are cut after a few plies, in check every evasion is
-//! searched, in threecheck quiet checks are tried at the first ply) and
-//! returns the position at the end of its principal variation. The score of
-//! the position is the static evaluation of that leaf, which is linear in the
-//! weights: the tuner stores the leaf's features once and evaluates any
-//! weights with a dot product.
+//! once it is quiet; a [`Resolver`] runs the engine's own quiescence search
+//! ([`search::Worker::quiesce`]: in suicide and losers captures are forced
+//! and a side with a capture may not stand pat, chains of forced captures
+//! are cut after a few plies, in check every evasion is searched, in
+//! threecheck quiet checks are tried at the first ply) and follows its
+//! principal variation to the end with a [`search::alphabeta::QObserver`].
+//! The score of the position is the static evaluation of that leaf, which is
+//! linear in the weights: the tuner stores the leaf's features once and
+//! evaluates any weights with a dot product. Because the search is the
+//! engine's, the tuner fits exactly the function the engine runs.
 
-use movegen::{Move, Outcome, Position, Variant};
-use search::alphabeta::{outcome_score, tactical_order, INF};
-use search::eval::evaluate;
-use search::EvalParams;
+use movegen::{Color, Move, Outcome, Position, Variant};
+use search::alphabeta::{QLeaf, QObserver, MAX_PLY};
+use search::{Clock, EvalParams, Limits, Shared, Worker};
+use std::sync::atomic::Ordering::Relaxed;
 
-/// Forced-capture plies after which the static evaluation stands in (as in
-/// the engine).
-const MAX_FORCED_QPLY: u32 = 6;
-/// Deepest ply of the resolution.
-const MAX_PLY: usize = 64;
-/// Nodes after which the rest of the tree is evaluated statically (a guard
-/// against pathological positions; quiet positions take one node).
+/// Nodes after which a resolution is given up (a guard against pathological
+/// positions; quiet positions take one node).
 const NODE_BUDGET: u64 = 200_000;
 
 /// The end of the principal variation of a quiescence search.
@@ -33,7 +29,7 @@ pub enum Leaf<V: Variant> {
     End(Outcome),
 }
 
-/// Result of [`resolve`].
+/// Result of [`Resolver::resolve`].
 #[derive(Clone, Copy, Debug)]
 pub struct Resolved<V: Variant> {
     /// Quiescence score, from the side to move's view at the root.
@@ -44,115 +40,58 @@ pub struct Resolved<V: Variant> {
     pub nodes: u64,
 }
 
-struct Q<'a> {
+/// Each node's best line so far, by ply: the observer that finds the
+/// principal variation's leaf.
+struct PvLeaf<V: Variant> {
+    best: Vec<Option<Leaf<V>>>,
+}
+
+impl<V: Variant> QObserver<V> for PvLeaf<V> {
+    fn leaf(&mut self, ply: usize, leaf: QLeaf<'_, V>) {
+        self.best[ply] = Some(match leaf {
+            QLeaf::Eval(pos) => Leaf::Eval(*pos),
+            QLeaf::End(o) => Leaf::End(o),
+        });
+    }
+
+    fn best_child(&mut self, ply: usize) {
+        self.best[ply] = self.best[ply + 1];
+    }
+}
+
+/// Resolves positions to their quiescence leaves with one set of weights.
+/// It holds the search's shared state (its table is not used by the
+/// quiescence search), so make one per thread and reuse it.
+pub struct Resolver<'a> {
     params: &'a EvalParams,
-    nodes: u64,
+    shared: Shared,
+    clock: Clock,
 }
 
-impl Q<'_> {
-    fn order<V: Variant>(pos: &Position<V>, moves: &[Move]) -> Vec<Move> {
-        let mut scored: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|&m| (tactical_order(pos, m).unwrap_or(0), m))
-            .collect();
-        // Stable, so equal scores keep generation order (deterministic leaves).
-        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
-        scored.into_iter().map(|s| s.1).collect()
+impl<'a> Resolver<'a> {
+    /// A resolver evaluating with `params`.
+    pub fn new(params: &'a EvalParams) -> Resolver<'a> {
+        Resolver {
+            params,
+            shared: Shared::new(1),
+            clock: Clock::start(&Limits::nodes(NODE_BUDGET), Color::White, 1),
+        }
     }
 
-    fn qsearch<V: Variant>(
-        &mut self,
-        pos: &Position<V>,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        qply: u32,
-    ) -> (i32, Leaf<V>) {
-        self.nodes += 1;
-        if let Some(o) = V::end_by_rule(pos) {
-            return (outcome_score(o, pos.turn(), ply), Leaf::End(o));
-        }
-        let stat = |p: &Position<V>| (evaluate(p, self.params), Leaf::Eval(*p));
-        if ply >= MAX_PLY || self.nodes >= NODE_BUDGET {
-            return stat(pos);
-        }
-        let in_check = pos.is_check();
-        let mut moves;
-        let mut best;
-        let mut best_leaf;
-        if V::MUST_CAPTURE {
-            moves = pos.legal_captures();
-            if qply >= MAX_FORCED_QPLY && !moves.is_empty() {
-                return stat(pos);
-            }
-            if moves.is_empty() {
-                if !pos.has_legal_move() {
-                    let o = V::end_without_moves(pos);
-                    return (outcome_score(o, pos.turn(), ply), Leaf::End(o));
-                }
-                if !in_check {
-                    return stat(pos);
-                }
-                moves = pos.legal_moves();
-            }
-            best = -INF;
-            best_leaf = None;
-        } else if in_check {
-            moves = pos.legal_moves();
-            if moves.is_empty() {
-                let o = V::end_without_moves(pos);
-                return (outcome_score(o, pos.turn(), ply), Leaf::End(o));
-            }
-            best = -INF;
-            best_leaf = None;
-        } else {
-            let stand_pat = evaluate(pos, self.params);
-            if stand_pat >= beta {
-                return (stand_pat, Leaf::Eval(*pos));
-            }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
-            best_leaf = Some(Leaf::Eval(*pos));
-            if V::CHECK_COUNTING && qply == 0 {
-                moves = pos.legal_moves();
-                moves.retain(|m| {
-                    pos.is_capture(m) || m.promotion().is_some() || pos.play_unchecked(m).is_check()
-                });
-            } else {
-                moves = pos.legal_captures();
-            }
-            if moves.is_empty() && !pos.has_legal_move() {
-                let o = V::end_without_moves(pos);
-                return (outcome_score(o, pos.turn(), ply), Leaf::End(o));
-            }
-        }
-        for m in Self::order(pos, &moves) {
-            let child = pos.play_unchecked(m);
-            let (s, leaf) = self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
-            let s = -s;
-            if s > best {
-                best = s;
-                best_leaf = Some(leaf);
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        (best, best_leaf.unwrap_or(Leaf::Eval(*pos)))
-    }
-}
-
-/// Resolves `pos` to the leaf of its quiescence search with `params`.
-pub fn resolve<V: Variant>(pos: &Position<V>, params: &EvalParams) -> Resolved<V> {
-    let mut q = Q { params, nodes: 0 };
-    let (score, leaf) = q.qsearch(pos, -INF, INF, 0, 0);
-    Resolved {
-        score,
-        leaf,
-        nodes: q.nodes,
+    /// The leaf of `pos`'s quiescence search; `None` if the search would
+    /// take more than a node budget far beyond any real position's.
+    pub fn resolve<V: Variant>(&self, pos: &Position<V>) -> Option<Resolved<V>> {
+        self.shared.stop.store(false, Relaxed);
+        let mut worker = Worker::<V>::new(0, &self.shared, self.params, &self.clock, &[]);
+        let mut pv = PvLeaf {
+            best: vec![None; MAX_PLY + 2],
+        };
+        let score = worker.quiesce(pos, &mut pv)?;
+        Some(Resolved {
+            score,
+            leaf: pv.best[0]?,
+            nodes: worker.nodes,
+        })
     }
 }
 

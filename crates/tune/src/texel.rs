@@ -15,7 +15,7 @@
 //! Optionally the leaves are re-resolved with the current weights every few
 //! iterations (the quiescence search's choices depend on the weights).
 
-use crate::qleaf::{resolve, Leaf};
+use crate::qleaf::{Leaf, Resolver};
 use crate::trace::TraceRow;
 use crate::{Error, Result};
 use movegen::{Position, Variant};
@@ -59,8 +59,8 @@ pub struct TexelConfig {
 #[derive(Clone, Debug)]
 pub enum TexelEvent {
     /// Leaves resolved: positions kept, positions dropped (the quiescence
-    /// search ended the game, so the score does not depend on the weights),
-    /// seconds.
+    /// search ended the game, so the score does not depend on the weights,
+    /// or it ran out of its node budget), seconds.
     Resolved {
         /// Kept.
         kept: usize,
@@ -114,7 +114,8 @@ pub struct Dataset {
     pub idx: Vec<u16>,
     /// Feature count.
     pub val: Vec<i16>,
-    /// Positions dropped (game ended within the quiescence search).
+    /// Positions dropped (game ended within the quiescence search, or the
+    /// search ran out of its node budget).
     pub dropped: usize,
 }
 
@@ -166,11 +167,12 @@ impl Dataset {
             .par_chunks(4096)
             .map(|chunk| {
                 let mut c = Chunk::default();
+                let resolver = resolve_leaves.then(|| Resolver::new(params));
                 for (pos, r) in chunk {
-                    let leaf = if resolve_leaves {
-                        match resolve(pos, params).leaf {
-                            Leaf::Eval(p) => p,
-                            Leaf::End(_) => {
+                    let leaf = if let Some(resolver) = &resolver {
+                        match resolver.resolve(pos).map(|r| r.leaf) {
+                            Some(Leaf::Eval(p)) => p,
+                            Some(Leaf::End(_)) | None => {
                                 c.dropped += 1;
                                 continue;
                             }

@@ -2,19 +2,20 @@
 //! search, and the leaf's evaluation is the score.
 
 use movegen::{dispatch, Position, Variant, VariantKind};
-use search::alphabeta::INF;
+use search::alphabeta::NoObserver;
 use search::eval::features;
 use search::{Clock, EvalParams, Limits, Shared, Worker};
-use tune::qleaf::{resolve, Leaf};
-use tune::rng::Rng;
+use tune::qleaf::{Leaf, Resolver};
+use tune::rng::stream;
 
 fn check<V: Variant>() {
     let params = EvalParams::default_for(V::KIND);
     let shared = Shared::new(1);
     let limits = Limits::default();
+    let resolver = Resolver::new(&params);
     let mut checked = 0;
     for game in 0..60u64 {
-        let mut rng = Rng::new(11, game, 0);
+        let mut rng = stream(11, game, 0);
         let mut pos = Position::<V>::startpos();
         for _ in 0..80 {
             if pos.outcome().is_some() {
@@ -30,8 +31,8 @@ fn check<V: Variant>() {
             }
             let clock = Clock::start(&limits, pos.turn(), 1);
             let mut w = Worker::<V>::new(0, &shared, &params, &clock, &[pos.key()]);
-            let engine = w.qsearch(&pos, -INF, INF, 0, 0);
-            let r = resolve(&pos, &params);
+            let engine = w.quiesce(&pos, &mut NoObserver).expect("no limit");
+            let r = resolver.resolve(&pos).expect("within the node budget");
             assert_eq!(r.score, engine, "{} {}", V::KIND, pos.fen());
             if let Leaf::Eval(leaf) = r.leaf {
                 let f = features(&leaf);

@@ -5,7 +5,7 @@ use movegen::variants::{Chess, Suicide};
 use movegen::{Position, Variant, VariantKind};
 use search::eval::{features, idx};
 use search::EvalParams;
-use tune::rng::Rng;
+use tune::rng::stream;
 use tune::texel::{fit_k, Dataset, Optimizer, TexelConfig};
 
 /// Quiet positions from random playouts (not in check, no capture to make,
@@ -15,7 +15,7 @@ fn playout_positions<V: Variant>(n: usize, seed: u64) -> Vec<Position<V>> {
     let mut game = 0u64;
     while out.len() < n {
         game += 1;
-        let mut rng = Rng::new(seed, game, 0);
+        let mut rng = stream(seed, game, 0);
         let mut pos = Position::<V>::startpos();
         let len = 10 + rng.below(110);
         for ply in 0..len {
@@ -64,7 +64,7 @@ fn label<V: Variant>(
                 .map(|(a, b)| *a as i64 * *b as i64)
                 .sum();
             let p = 1.0 / (1.0 + 10f64.powf(-k * s as f64 / 400.0));
-            let mut rng = Rng::new(seed, i as u64, 7);
+            let mut rng = stream(seed, i as u64, 7);
             let (u, v) = (rng.unit(), rng.unit());
             let r = match (u < p, v < p) {
                 (true, true) => 1.0,

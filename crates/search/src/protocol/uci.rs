@@ -3,10 +3,12 @@
 //! Commands: `uci`, `debug`, `isready`, `setoption`, `register`,
 //! `ucinewgame`, `position startpos|fen <FEN> [moves ...]`, `go` (`wtime`,
 //! `btime`, `winc`, `binc`, `movestogo`, `movetime`, `depth`, `nodes`,
-//! `mate`, `infinite`, `ponder`), `stop`, `ponderhit`, `quit`, and `d`
+//! `mate`, `infinite`, `ponder`), `stop`, `ponderhit`, `quit`, `d`
 //! (a debugging nicety: the board, `Fen: ...`, `Legal moves: ...` and
 //! `Outcome: -` or e.g. `Outcome: 1/2-1/2 repetition`, judged with the
-//! game's history).
+//! game's history), and `bench [DEPTH]` (the search's signature, the text of
+//! `varia bench --signature --depth DEPTH`, by default at the depth of
+//! `data/bench.txt`).
 //!
 //! Options: `UCI_Variant` (combo of the protocol names `chess giveaway 3check
 //! atomic losers knightmate`), `Hash` (MB), `Threads`, `EvalFile` (an
@@ -27,6 +29,8 @@ use super::{
     new_game, play_uci, tokens, DEFAULT_HASH_MB, ENGINE_NAME, ENGINE_VERSION, MAX_HASH_MB,
     MAX_THREADS,
 };
+use crate::bench::{Signature, MAX_DEPTH, SIGNATURE_DEPTH};
+use crate::score::UciScore;
 use crate::{EvalParams, Info, Limits, SearchResult};
 use movegen::VariantKind;
 use std::io::{self, BufRead, Write};
@@ -58,15 +62,11 @@ struct Uci {
 
 /// The `info` line of an iteration.
 pub fn info_line(info: &Info) -> String {
-    let score = match info.mate_in() {
-        Some(n) => format!("mate {n}"),
-        None => format!("cp {}", info.score),
-    };
     let mut s = format!(
         "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
         info.depth,
         info.seldepth,
-        score,
+        UciScore(info.score),
         info.nodes,
         info.nps(),
         info.time_ms,
@@ -119,6 +119,7 @@ impl Protocol for Uci {
             "go" => self.go(&toks),
             "stop" => self.engine.stop(),
             "quit" => return false,
+            "bench" => self.bench(&toks),
             "d" => self.show(),
             _ => self.error(&format!("unknown command: {}", line.trim())),
         }
@@ -191,6 +192,45 @@ impl Uci {
         ));
         out.line("option name EvalFile type string default <empty>");
         out.line("uciok");
+    }
+
+    /// `bench [DEPTH]`: the signature of [`Signature::measure`], one line
+    /// at a time. It searches with one thread and fresh tables whatever the
+    /// options say (so it matches `varia bench --signature`), and answers
+    /// when done.
+    fn bench(&mut self, toks: &[(usize, &str)]) {
+        if self.engine.running.is_some() {
+            self.error("bench: already searching (send stop first)");
+            return;
+        }
+        let depth = match toks.get(1..).unwrap_or_default() {
+            [] => SIGNATURE_DEPTH,
+            [(_, text)] => match text.parse::<u32>() {
+                Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
+                _ => {
+                    self.error(&format!(
+                        "bench: depth must be 1 to {MAX_DEPTH}, got \"{text}\""
+                    ));
+                    return;
+                }
+            },
+            [_, rest @ ..] => {
+                let extra: Vec<&str> = rest.iter().map(|t| t.1).collect();
+                self.error(&format!(
+                    "bench: expected \"bench [DEPTH]\", got \"{}\" after the depth",
+                    extra.join(" ")
+                ));
+                return;
+            }
+        };
+        match Signature::measure(depth) {
+            Ok(signature) => {
+                for line in signature.to_string().lines() {
+                    self.engine.out.line(line);
+                }
+            }
+            Err(e) => self.error(&format!("bench: {e}")),
+        }
     }
 
     /// Loads the weights for the current variant from `eval_file`.

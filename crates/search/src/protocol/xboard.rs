@@ -43,6 +43,7 @@
 
 use super::session::{self, Engine, Protocol};
 use super::{new_game, play_uci, tokens, MAX_HASH_MB, MAX_THREADS};
+use crate::score::cecp_score;
 use crate::{EvalParams, Info, Limits, SearchResult};
 use movegen::{Color, VariantKind};
 use std::io::{self, BufRead, Write};
@@ -125,16 +126,11 @@ fn centiseconds(text: &str) -> Option<Duration> {
 /// The thinking-output line of an iteration: `ply score time nodes pv`, time
 /// in centiseconds, mates as `100000 + moves` (negative when being mated).
 pub fn post_line(info: &Info) -> String {
-    let score = match info.mate_in() {
-        Some(n) if n > 0 => 100_000 + n,
-        Some(n) => -100_000 + n,
-        None => info.score,
-    };
     let pv: Vec<String> = info.pv.iter().map(|m| m.uci()).collect();
     format!(
         "{} {} {} {} {}",
         info.depth,
-        score,
+        cecp_score(info.score),
         info.time_ms / 10,
         info.nodes,
         pv.join(" ")
