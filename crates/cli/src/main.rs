@@ -12,6 +12,7 @@ mod match_cmd;
 mod match_merge;
 mod moves;
 mod openings_cmd;
+mod output;
 mod perft;
 mod perft_merge;
 mod tune;

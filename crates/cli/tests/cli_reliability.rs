@@ -1,0 +1,65 @@
+//! Defects found by a hostile audit of the command line, one test each:
+//! output files that are not regular files, closed pipes, hostile weights,
+//! unbounded inputs, sizes, depths and times, and nonsense that used to be
+//! accepted silently. Every test fails on the code before its fix.
+
+use std::os::unix::fs::FileTypeExt as _;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+mod common;
+use common::*;
+
+/// A small shard run writing its part file to `out`.
+fn shard_to(out: &Path) -> std::process::Output {
+    varia(&[
+        "perft",
+        "--variant",
+        "chess",
+        "--depth",
+        "3",
+        "--split-depth",
+        "2",
+        "--shard",
+        "1/2",
+        "--threads",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn shard_out_writes_through_a_symlink_instead_of_replacing_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("l.csv");
+    std::os::unix::fs::symlink("t.csv", &link).unwrap();
+    ok_stdout(&shard_to(&link));
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink(), "the symlink was replaced");
+    let part = std::fs::read_to_string(dir.path().join("t.csv")).unwrap();
+    assert!(part.contains("depth"), "{part}");
+    assert!(!dir.path().join("l.csv.tmp").exists());
+}
+
+#[test]
+fn shard_out_writes_into_a_fifo_instead_of_replacing_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("n");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    // The reader opens the FIFO (blocking until a writer does) and reads it
+    // to the end; before the fix nobody ever opens it, so it is not joined.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader_path = fifo.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(std::fs::read_to_string(reader_path));
+    });
+    let out = shard_to(&fifo);
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced by {kind:?}");
+    ok_stdout(&out);
+    let got = rx.recv_timeout(Duration::from_secs(60)).unwrap().unwrap();
+    assert!(got.contains("depth"), "{got}");
+}
