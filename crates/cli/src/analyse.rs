@@ -73,6 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn analyse<V: Variant>(args: &Args) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let pos = match &args.fen {
         Some(fen) => search::protocol::parse_fen::<V>(fen)
             .map_err(anyhow::Error::msg)
@@ -88,17 +89,26 @@ fn analyse<V: Variant>(args: &Args) -> anyhow::Result<ExitCode> {
         (None, Some(ms)) => Limits::movetime(Duration::from_millis(ms)),
         (None, None) => bail!("give --depth or --movetime"),
     };
-    println!("variant {}  fen {}", V::KIND.name(), pos.fen());
+    writeln!(stdout, "variant {}  fen {}", V::KIND.name(), pos.fen())?;
     if let Some(o) = pos.outcome() {
-        println!("game over: {} ({})", o.result_str(), describe_outcome(o));
-        println!("bestmove 0000");
+        writeln!(
+            stdout,
+            "game over: {} ({})",
+            o.result_str(),
+            describe_outcome(o)
+        )?;
+        writeln!(stdout, "bestmove 0000")?;
         return Ok(ExitCode::SUCCESS);
     }
     let shared = Shared::new(args.hash);
+    // A closed stdout stops the search; the error ends the run after it.
+    let mut report_error = None;
     let mut report = |info: &Info| {
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(
-            out,
+        if report_error.is_some() {
+            return;
+        }
+        let written = writeln!(
+            std::io::stdout(),
             "depth {:>2}  seldepth {:>2}  score {:>8}  nodes {:>10}  nps {:>8}  time {:>6} ms  pv {}",
             info.depth,
             info.seldepth,
@@ -108,6 +118,12 @@ fn analyse<V: Variant>(args: &Args) -> anyhow::Result<ExitCode> {
             info.time_ms,
             san_line(&pos, &info.pv)
         );
+        if let Err(e) = written {
+            shared
+                .stop
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+            report_error = Some(e);
+        }
     };
     let r = search(
         &pos,
@@ -118,15 +134,18 @@ fn analyse<V: Variant>(args: &Args) -> anyhow::Result<ExitCode> {
         args.threads,
         &mut report,
     );
+    if let Some(e) = report_error {
+        return Err(e.into());
+    }
     let Some(best) = r.best else {
         bail!("no move found");
     };
     let pv: Vec<String> = r.pv.iter().map(|m| m.uci()).collect();
-    println!("bestmove {}  ({})", best.uci(), pos.san(best));
-    println!("score {}", score_text(r.score));
-    println!("depth {}  nodes {}", r.depth, r.nodes);
-    println!("pv {}", pv.join(" "));
-    println!("san {}", san_line(&pos, &r.pv));
+    writeln!(stdout, "bestmove {}  ({})", best.uci(), pos.san(best))?;
+    writeln!(stdout, "score {}", score_text(r.score))?;
+    writeln!(stdout, "depth {}  nodes {}", r.depth, r.nodes)?;
+    writeln!(stdout, "pv {}", pv.join(" "))?;
+    writeln!(stdout, "san {}", san_line(&pos, &r.pv))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -12,6 +12,7 @@
 use anyhow::{bail, Context as _};
 use movegen::{dispatch, Position, Variant, VariantKind};
 use search::{search, EvalParams, Limits, Shared};
+use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -113,6 +114,7 @@ pub fn positions(kind: VariantKind) -> &'static [&'static str] {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let depth = args.depth.unwrap_or(if args.signature {
         SIGNATURE_DEPTH
     } else {
@@ -140,10 +142,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => VariantKind::ALL.to_vec(),
     };
     if args.signature {
-        println!("# varia bench signature: node counts of `varia bench --depth {depth}` (one thread, {} MB table).", args.hash);
-        println!("# Any change to the search or evaluation changes them: regenerate with");
-        println!("# `make bench-signature` and commit this file with the change.");
-        println!("depth {depth}");
+        writeln!(stdout, "# varia bench signature: node counts of `varia bench --depth {depth}` (one thread, {} MB table).", args.hash)?;
+        writeln!(
+            stdout,
+            "# Any change to the search or evaluation changes them: regenerate with"
+        )?;
+        writeln!(
+            stdout,
+            "# `make bench-signature` and commit this file with the change."
+        )?;
+        writeln!(stdout, "depth {depth}")?;
     }
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
@@ -152,26 +160,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         total_nodes += nodes;
         total_time += time;
         if args.signature {
-            println!("{} {nodes}", kind.name());
+            writeln!(stdout, "{} {nodes}", kind.name())?;
         } else {
-            println!(
+            writeln!(
+                stdout,
                 "{:<10}  total  nodes {nodes}  time {} ms",
                 kind.name(),
                 time.as_millis()
-            );
+            )?;
         }
     }
     if args.signature {
-        println!("total {total_nodes}");
+        writeln!(stdout, "total {total_nodes}")?;
     } else {
         let nps = (total_nodes as f64 / total_time.as_secs_f64().max(1e-6)) as u64;
-        println!("{total_nodes} nodes {nps} nps");
+        writeln!(stdout, "{total_nodes} nodes {nps} nps")?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Searches every position of `V`; returns the nodes and the time.
 fn bench_variant<V: Variant>(depth: u32, args: &Args) -> anyhow::Result<(u64, Duration)> {
+    let mut stdout = std::io::stdout();
     let params = EvalParams::default_for(V::KIND);
     let fens = positions(V::KIND);
     let mut nodes = 0u64;
@@ -198,7 +208,7 @@ fn bench_variant<V: Variant>(depth: u32, args: &Args) -> anyhow::Result<(u64, Du
                 Some(n) => format!("mate {n}"),
                 None => format!("cp {}", r.score),
             };
-            println!(
+            writeln!(stdout,
                 "{:<10}  {}/{}  depth {depth}  nodes {:>10}  time {:>6} ms  nps {:>9}  best {:<6} score {score}",
                 V::KIND.name(),
                 i + 1,
@@ -207,7 +217,7 @@ fn bench_variant<V: Variant>(depth: u32, args: &Args) -> anyhow::Result<(u64, Du
                 elapsed.as_millis(),
                 (r.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
                 r.best.map_or("0000".to_string(), |m| m.uci()),
-            );
+            )?;
         }
     }
     Ok((nodes, time))

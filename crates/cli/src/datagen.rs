@@ -7,6 +7,7 @@ use crate::tune::bar;
 use anyhow::{anyhow, bail};
 use movegen::VariantKind;
 use search::EvalParams;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -71,6 +72,7 @@ pub struct Args {
 
 /// Runs `varia datagen`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let started = Instant::now();
     if let Some(from) = &args.from {
         let (games, skipped) = ::tune::datagen::from_games(from, args.variant, args.skip_plies)?;
@@ -80,7 +82,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             from.display()
         );
         let n = ::tune::datagen::write_games(&args.out, &games, &comment)?;
-        println!(
+        writeln!(
+            stdout,
             "datagen: {} positions from {} games of {} ({} skipped) -> {} in {:.1}s",
             n,
             games.len(),
@@ -88,7 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             skipped,
             args.out.display(),
             started.elapsed().as_secs_f64()
-        );
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.games == 0 {
@@ -137,7 +140,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pb.set_message(format!("datagen, {} positions", p.positions));
     })?;
     pb.finish_and_clear();
-    println!(
+    writeln!(
+        stdout,
         "datagen: {}/{} games in {} ({} played now, {} positions written now) in {:.1}s",
         report.done,
         report.total,
@@ -145,6 +149,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         report.played,
         report.positions,
         started.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

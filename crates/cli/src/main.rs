@@ -1,6 +1,12 @@
 //! `varia`: the command line of the varia toolkit. One module per subcommand;
 //! `main` only parses arguments, dispatches, and turns errors into a one-line
 //! message and exit code 2.
+//!
+//! Every subcommand writes stdout through `std::io::Write` and passes its
+//! errors up (never `println!`, which panics on a closed pipe): a reader that
+//! stopped early (`varia analyse ... | head -1`) shows up here as a
+//! `BrokenPipe` error, and ends the program quietly with success. Whatever was
+//! already written (part files, CSVs, traces) stays.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -92,9 +98,19 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether `e` comes from writing to a closed pipe (anywhere in its chain).
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

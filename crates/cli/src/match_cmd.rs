@@ -19,6 +19,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use movegen::VariantKind;
 use std::collections::BTreeMap;
 use std::io::IsTerminal as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -725,6 +726,7 @@ fn bar_message(p: &arena::Progress, played: usize, elapsed: f64) -> String {
 
 /// Runs `varia match`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let (cfg, openings_from) = config(&args)?;
     check_engines(&cfg)?;
     let show = !args.quiet && std::io::stderr().is_terminal();
@@ -825,7 +827,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .join(", ")
         ));
     }
-    print!("{out}");
+    write!(stdout, "{out}")?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -7,6 +7,7 @@
 use anyhow::{anyhow, bail};
 use arena::results::{read_games, summarize, write_summary, GameRow};
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -56,6 +57,7 @@ fn ranges(numbers: &[usize]) -> String {
 
 /// Runs `varia match-merge`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let mut by_game: BTreeMap<usize, (GameRow, usize)> = BTreeMap::new();
     let mut duplicates: Vec<String> = Vec::new();
     for (f, path) in args.files.iter().enumerate() {
@@ -125,13 +127,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         w.flush().map_err(|e| anyhow!("{}: {e}", path.display()))?;
     }
-    println!(
+    writeln!(
+        stdout,
         "{variant}: {} games from {} file(s)",
         rows.len(),
         args.files.len()
-    );
+    )?;
     for s in &stats {
-        println!("{}", s.line());
+        writeln!(stdout, "{}", s.line())?;
     }
     if !missing.is_empty() {
         eprintln!(

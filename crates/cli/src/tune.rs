@@ -10,6 +10,7 @@ use anyhow::{anyhow, bail, Context as _};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use movegen::{dispatch, VariantKind};
 use search::EvalParams;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -207,6 +208,7 @@ pub struct SpsaArgs {
 
 /// Runs `varia tune`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     match args.method {
         Method::Texel(a) => texel(a),
         Method::Spsa(a) => spsa(a),
@@ -215,7 +217,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let out = plot_path(&a.out, &a.trace);
             let title = a.title.unwrap_or_else(|| a.trace.display().to_string());
             ::tune::plot::write(&trace, &title, &out)?;
-            println!("wrote {}", out.display());
+            writeln!(stdout, "wrote {}", out.display())?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -246,6 +248,7 @@ fn threads_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
 }
 
 fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let started = Instant::now();
     let tuned = ::tune::select_weights(&a.params)?;
     let init = init_params(a.variant, &a.init)?;
@@ -289,17 +292,21 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
             if positions.is_empty() {
                 bail!("no positions in {}", a.positions.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
             }
-            eprintln!("texel: read {} positions in {:.1}s", positions.len(), t.elapsed().as_secs_f64());
+            if !quiet {
+                eprintln!("texel: read {} positions in {:.1}s", positions.len(), t.elapsed().as_secs_f64());
+            }
             let mut writer = TraceWriter::create(&out, "loss", &names)?;
             let mut trace = Trace { metric: "loss".into(), names: names.clone(), rows: Vec::new() };
             let pb = bar(quiet, iterations as u64, "texel", "iterations");
             let mut failure: Option<anyhow::Error> = None;
             let r = ::tune::texel::tune::<V>(&positions, &init, &cfg, &mut |ev| match ev {
-                TexelEvent::Resolved { kept, dropped, seconds } => {
+                TexelEvent::Resolved { kept, dropped, seconds } => if !quiet {
                     pb.suspend(|| eprintln!("texel: {kept} positions resolved to quiescence leaves ({dropped} dropped: the game ends within the search) in {seconds:.1}s"));
                 }
                 TexelEvent::K { k, loss } => {
-                    pb.suspend(|| eprintln!("texel: K = {k:.4}, loss {loss:.6}"));
+                    if !quiet {
+                        pb.suspend(|| eprintln!("texel: K = {k:.4}, loss {loss:.6}"));
+                    }
                     pb.reset_eta();
                 }
                 TexelEvent::Iteration(row) => {
@@ -334,7 +341,7 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
         &format!("Texel tuning, {} ({})", a.variant.name(), a.params),
         &plot,
     )?;
-    println!(
+    writeln!(stdout,
         "texel: {} positions, K = {:.4}, loss {:.6} -> {:.6} (rounded {:.6}), {} iterations in {:.1}s",
         r.positions,
         r.k,
@@ -343,29 +350,32 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
         r.rounded_loss,
         iterations,
         started.elapsed().as_secs_f64()
-    );
+    )?;
     let shown = tuned.len().min(40);
     for &i in tuned.iter().take(shown) {
-        println!(
+        writeln!(
+            stdout,
             "  {:<24} {:>6} -> {:>6}",
             EvalParams::weight_name(i),
             init.weights[i],
             r.params.weights[i]
-        );
+        )?;
     }
     if tuned.len() > shown {
-        println!("  ... {} more", tuned.len() - shown);
+        writeln!(stdout, "  ... {} more", tuned.len() - shown)?;
     }
-    println!(
+    writeln!(
+        stdout,
         "wrote {}, {}, {}",
         a.out.display(),
         a.weights.display(),
         plot.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let started = Instant::now();
     if a.iterations == 0 {
         bail!("--iterations must be at least 1");
@@ -516,25 +526,28 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
     let final_params = objective_params.params(&theta);
     save_with_comment(&final_params, &a.weights, &header)?;
     ::tune::plot::write(&trace, &title, &plot)?;
-    println!(
+    writeln!(
+        stdout,
         "spsa: {} iterations ({} now) of {} game pair(s) at {} nodes in {:.1}s",
         a.iterations,
         a.iterations - last.iteration,
         a.pairs,
         a.nodes,
         started.elapsed().as_secs_f64()
-    );
+    )?;
     for (j, &i) in tuned.iter().enumerate().take(40) {
-        println!(
+        writeln!(
+            stdout,
             "  {:<24} {:>6} -> {:>9.2}",
             names[j], init.weights[i], theta[j]
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        stdout,
         "wrote {}, {}, {}",
         a.out.display(),
         a.weights.display(),
         plot.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,7 +5,7 @@
 
 use std::os::unix::fs::FileTypeExt as _;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 mod common;
@@ -62,4 +62,116 @@ fn shard_out_writes_into_a_fifo_instead_of_replacing_it() {
     ok_stdout(&out);
     let got = rx.recv_timeout(Duration::from_secs(60)).unwrap().unwrap();
     assert!(got.contains("depth"), "{got}");
+}
+
+/// Runs `varia args` in `dir` with its stdout a pipe closed before it
+/// writes anything (a reader like `head` that has already gone).
+fn with_closed_stdout(dir: &Path, args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+/// A closed stdout ends the run quietly: success, nothing on stderr.
+fn assert_quiet(o: &Output, what: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{what}: exit {:?}: {err}", o.status);
+    assert!(err.is_empty(), "{what}: {err}");
+}
+
+#[test]
+fn a_closed_stdout_ends_every_subcommand_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let runs: &[&[&str]] = &[
+        &["analyse", "--variant", "chess", "--depth", "3"],
+        &["bench", "--variant", "chess", "--depth", "2"],
+        &["bench", "--variant", "chess", "--depth", "2", "--signature"],
+        &["perft", "--variant", "chess", "--depth", "2"],
+        &[
+            "moves",
+            "--variant",
+            "chess",
+            "--fen",
+            "8/8/8/8/8/8/8/K1k5 w - - 0 1",
+        ],
+        &[
+            "match",
+            "--variant",
+            "suicide",
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--each",
+            "nodes=100",
+            "--games",
+            "2",
+            "--quiet",
+            "--out",
+            "games.csv",
+        ],
+        &["match-merge", "games.csv"],
+        &[
+            "datagen",
+            "--variant",
+            "suicide",
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--out",
+            "pos.csv",
+            "--quiet",
+        ],
+        &[
+            "tune",
+            "texel",
+            "--variant",
+            "suicide",
+            "--positions",
+            "pos.csv",
+            "--params",
+            "tempo",
+            "--iterations",
+            "2",
+            "--out",
+            "texel.csv",
+            "--weights",
+            "texel.toml",
+            "--quiet",
+        ],
+        &[
+            "tune",
+            "spsa",
+            "--variant",
+            "suicide",
+            "--params",
+            "material.queen",
+            "--iterations",
+            "1",
+            "--nodes",
+            "100",
+            "--out",
+            "spsa.csv",
+            "--weights",
+            "spsa.toml",
+            "--quiet",
+        ],
+        &["tune", "plot", "--trace", "spsa.csv"],
+    ];
+    for args in runs {
+        assert_quiet(&with_closed_stdout(d, args), &args.join(" "));
+    }
+    // What went to files before stdout was needed is all there.
+    let games = std::fs::read_to_string(d.join("games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 3, "{games}");
+    assert!(d.join("texel.toml").exists() && d.join("spsa.toml").exists());
 }
