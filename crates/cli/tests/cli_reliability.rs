@@ -175,3 +175,58 @@ fn a_closed_stdout_ends_every_subcommand_quietly() {
     assert_eq!(games.lines().count(), 3, "{games}");
     assert!(d.join("texel.toml").exists() && d.join("spsa.toml").exists());
 }
+
+/// Runs `varia args`, killing it after `limit`: `None` if it had to be killed.
+fn within(limit: Duration, args: &[&str]) -> Option<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+#[test]
+fn weights_beyond_the_bound_are_refused_and_large_ones_do_not_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = dir.path().join("w.toml");
+    std::fs::write(&w, "variant = \"chess\"\n[material]\npawn = 20000\n").unwrap();
+    let analyse = |fen: &str| {
+        within(
+            Duration::from_secs(60),
+            &[
+                "analyse",
+                "--variant",
+                "chess",
+                "--eval",
+                w.to_str().unwrap(),
+                "--fen",
+                fen,
+                "--depth",
+                "1",
+            ],
+        )
+        .expect("analyse hung")
+    };
+    let few = "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1";
+    assert_one_line_error(&analyse(few), &["w.toml", "material.pawn = 20000", "10000"]);
+    // The largest weight allowed, times eight pawns, is past the mate range:
+    // the evaluation is clamped below it and the search ends.
+    std::fs::write(&w, "variant = \"chess\"\n[material]\npawn = 10000\n").unwrap();
+    let text = ok_stdout(&analyse("4k3/8/8/8/8/8/PPPPPPPP/4K3 w - - 0 1"));
+    assert!(text.contains("bestmove"), "{text}");
+    assert!(!text.contains("mate"), "{text}");
+    std::fs::write(&w, "").unwrap();
+    assert_one_line_error(&analyse(few), &["w.toml", "sets no weights"]);
+}
