@@ -12,7 +12,8 @@
 
 use anyhow::{bail, Context as _};
 use movegen::{dispatch, Position, Variant, VariantKind};
-use search::protocol::{describe_outcome, san_line, MAX_HASH_MB, MAX_THREADS};
+use search::protocol::{describe_outcome, san_line};
+use search::settings::{DEFAULT_HASH_MB, MAX_MOVETIME, MAX_SEARCH_DEPTH};
 use search::{search, EvalParams, Info, Limits, Shared};
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -43,7 +44,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Transposition table size in MB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = DEFAULT_HASH_MB)]
     hash: usize,
     /// Evaluation weights (an EvalParams TOML file for this game).
     #[arg(long, value_name = "FILE")]
@@ -51,23 +52,16 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if !(1..=MAX_THREADS).contains(&args.threads) {
-        bail!(
-            "--threads must be between 1 and {MAX_THREADS}, got {}",
-            args.threads
-        );
+    crate::resources::threads("--threads", Some(args.threads))?;
+    crate::resources::hash_mb("--hash", args.hash)?;
+    if args.depth == Some(0) || args.depth.is_some_and(|d| d > MAX_SEARCH_DEPTH) {
+        bail!("--depth must be between 1 and {MAX_SEARCH_DEPTH}");
     }
-    if !(1..=MAX_HASH_MB).contains(&args.hash) {
-        bail!(
-            "--hash must be between 1 and {MAX_HASH_MB} MB, got {}",
-            args.hash
-        );
-    }
-    if args.depth == Some(0) || args.depth.is_some_and(|d| d > 100) {
-        bail!("--depth must be between 1 and 100");
-    }
-    if args.movetime == Some(0) {
-        bail!("--movetime must be at least 1 ms");
+    let max_ms = MAX_MOVETIME.as_millis();
+    if let Some(ms) = args.movetime {
+        if ms == 0 || u128::from(ms) > max_ms {
+            bail!("--movetime must be between 1 and {max_ms} ms (one day), got {ms}");
+        }
     }
     dispatch!(args.variant, V => analyse::<V>(&args))
 }

@@ -43,7 +43,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Transposition table size in MB (part of the signature).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = search::settings::DEFAULT_HASH_MB)]
     hash: usize,
     /// Print only the node counts per game and the total, in the format of
     /// data/bench.txt.
@@ -123,20 +123,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(1..=MAX_DEPTH).contains(&depth) {
         bail!("--depth must be between 1 and {MAX_DEPTH}, got {depth}");
     }
-    if !(1..=search::protocol::MAX_THREADS).contains(&args.threads) {
-        bail!(
-            "--threads must be between 1 and {}, got {}",
-            search::protocol::MAX_THREADS,
-            args.threads
-        );
-    }
-    if !(1..=search::protocol::MAX_HASH_MB).contains(&args.hash) {
-        bail!(
-            "--hash must be between 1 and {} MB, got {}",
-            search::protocol::MAX_HASH_MB,
-            args.hash
-        );
-    }
+    crate::resources::threads("--threads", Some(args.threads))?;
+    crate::resources::hash_mb("--hash", args.hash)?;
     let kinds: Vec<VariantKind> = match args.variant {
         Some(k) => vec![k],
         None => VariantKind::ALL.to_vec(),

@@ -108,10 +108,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(p) => Some(EvalParams::load(args.variant, p)?),
         None => None,
     };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = crate::resources::threads("--threads", args.threads)?;
+    let hash_mb = crate::resources::hash_mb("--hash", args.hash)?;
+    // One table per thread: all of them must fit too.
+    crate::resources::hash_mb("--hash times --threads", hash_mb.saturating_mul(threads))?;
     let cfg = ::tune::datagen::DatagenConfig {
         variant: args.variant,
         games: args.games,
@@ -120,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_plies: args.max_plies,
         seed: args.seed,
         threads,
-        hash_mb: args.hash.max(1),
+        hash_mb,
         book,
         book_name: args
             .book

@@ -21,6 +21,7 @@ mod openings_cmd;
 mod output;
 mod perft;
 mod perft_merge;
+mod resources;
 mod tune;
 mod uci;
 mod xboard;

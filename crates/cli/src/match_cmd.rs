@@ -28,12 +28,8 @@ use std::time::{Duration, Instant};
 /// because the table is cleared before every game and fixed-node games
 /// never fill more.
 pub const DEFAULT_HASH_MB: usize = 1;
-/// Largest `hash=` accepted, in MB.
-const MAX_HASH_MB: usize = 1 << 16;
-/// Most search threads per in-process engine.
-const MAX_THREADS: usize = 256;
-/// Deepest `depth=` accepted.
-const MAX_DEPTH: u32 = 100;
+// `hash=`, `threads=` and `depth=` have the bounds of every other front end.
+use search::settings::{MAX_HASH_MB, MAX_SEARCH_DEPTH as MAX_DEPTH, MAX_THREADS};
 
 /// Arguments of `varia match`.
 #[derive(clap::Args, Debug, Clone)]
@@ -612,12 +608,7 @@ pub fn config(args: &Args) -> anyhow::Result<(MatchConfig, String)> {
             );
         }
     }
-    let concurrency = match args.concurrency {
-        Some(0) => bail!("--concurrency must be at least 1"),
-        Some(c) if c > 1024 => bail!("--concurrency {c}: at most 1024"),
-        Some(c) => c,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let concurrency = crate::resources::threads("--concurrency", args.concurrency)?;
     if args.time_margin > 3_600_000 {
         bail!("--timemargin {}: at most 3600000 ms", args.time_margin);
     }

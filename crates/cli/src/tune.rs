@@ -240,11 +240,11 @@ fn save_with_comment(params: &EvalParams, path: &Path, comment: &str) -> anyhow:
 }
 
 fn threads_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        b = b.num_threads(t.max(1));
-    }
-    b.build().map_err(|e| anyhow!("thread pool: {e}"))
+    let threads = crate::resources::threads("--threads", threads)?;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| anyhow!("thread pool: {e}"))
 }
 
 fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
@@ -426,10 +426,13 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
         Some(p) => arena::openings::load(p, a.variant).map_err(|e| anyhow!("{e}"))?,
         None => Vec::new(),
     };
-    let concurrency = a
-        .concurrency
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let concurrency = crate::resources::threads("--concurrency", a.concurrency)?;
+    let hash_mb = crate::resources::hash_mb("--hash", a.hash)?;
+    // One table per engine, two engines per game: all of them must fit too.
+    crate::resources::hash_mb(
+        "--hash times 2 --concurrency",
+        hash_mb.saturating_mul(2 * concurrency),
+    )?;
     let exists = a.out.exists()
         && std::fs::metadata(&a.out)
             .map(|m| m.len() > 0)
@@ -479,7 +482,7 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
         nodes: a.nodes.max(1),
         pairs: a.pairs.max(1),
         concurrency,
-        hash_mb: a.hash.max(1),
+        hash_mb,
         seed: a.seed,
         book,
         random_plies: a.random_plies,

@@ -230,3 +230,115 @@ fn weights_beyond_the_bound_are_refused_and_large_ones_do_not_hang() {
     std::fs::write(&w, "").unwrap();
     assert_one_line_error(&analyse(few), &["w.toml", "sets no weights"]);
 }
+
+/// Runs `varia sub` with `script` on stdin; its stdout.
+fn session(sub: &str, script: &str) -> String {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
+        .arg(sub)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(script.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn hash_and_thread_counts_have_the_same_bounds_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.csv");
+    let w = dir.path().join("w.toml");
+    let o = out.to_str().unwrap();
+    // Too much memory for any machine, and a size whose bytes overflow.
+    for hash in ["100000000", "17592186044416"] {
+        let datagen = varia(&[
+            "datagen",
+            "--variant",
+            "suicide",
+            "--games",
+            "1",
+            "--nodes",
+            "10",
+            "--out",
+            o,
+            "--quiet",
+            "--hash",
+            hash,
+        ]);
+        assert_one_line_error(&datagen, &["--hash", hash, "out of range"]);
+        let spsa = varia(&[
+            "tune",
+            "spsa",
+            "--variant",
+            "suicide",
+            "--params",
+            "tempo",
+            "--iterations",
+            "1",
+            "--out",
+            o,
+            "--weights",
+            w.to_str().unwrap(),
+            "--quiet",
+            "--hash",
+            hash,
+        ]);
+        assert_one_line_error(&spsa, &["--hash", hash, "out of range"]);
+        let analyse = varia(&[
+            "analyse",
+            "--variant",
+            "chess",
+            "--depth",
+            "1",
+            "--hash",
+            hash,
+        ]);
+        assert_one_line_error(&analyse, &["--hash", hash, "out of range"]);
+    }
+    assert!(!out.exists(), "nothing written for a refused run");
+    // The same thread bound in perft, analyse, bench and openings.
+    let max = search::settings::MAX_THREADS.to_string();
+    let over = (search::settings::MAX_THREADS + 1).to_string();
+    for sub in [
+        &["perft", "--variant", "chess", "--depth", "1"][..],
+        &["analyse", "--variant", "chess", "--depth", "1"],
+        &["bench", "--variant", "chess", "--depth", "1"],
+        &["openings", "--variant", "chess"],
+    ] {
+        let mut args = sub.to_vec();
+        args.extend(["--threads", &over]);
+        assert_one_line_error(&varia(&args), &["--threads", &over, &max]);
+    }
+    // CECP cannot refuse `memory`: it clamps, and says so.
+    let text = session(
+        "xboard",
+        "xboard\nprotover 2\nmemory 17592186044416\nping 1\n",
+    );
+    assert!(
+        text.contains("# memory 17592186044416 MB is out of range: using"),
+        "{text}"
+    );
+    assert!(text.contains("pong 1"), "{text}");
+}
+
+#[test]
+fn depth_and_movetime_are_bounded() {
+    let o = varia(&["moves", "--variant", "chess", "--depth", "100"]);
+    assert_one_line_error(&o, &["--depth 100", "at most 20"]);
+    let o = varia(&[
+        "analyse",
+        "--variant",
+        "chess",
+        "--movetime",
+        "18446744073709551615",
+    ]);
+    assert_one_line_error(&o, &["--movetime", "18446744073709551615"]);
+    let o = varia(&["analyse", "--variant", "chess", "--depth", "101"]);
+    assert_one_line_error(&o, &["--depth", "100"]);
+}

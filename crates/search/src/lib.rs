@@ -12,6 +12,7 @@ pub mod alphabeta;
 pub mod eval;
 pub mod limits;
 pub mod protocol;
+pub mod settings;
 pub mod tt;
 
 pub use alphabeta::{Info, Shared, Worker, MATE, MATE_BOUND};

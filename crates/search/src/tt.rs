@@ -87,7 +87,7 @@ fn unpack(d: u64) -> Option<TtEntry> {
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let n = (mb.max(1).saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets.resize_with(n, Bucket::default);
         TranspositionTable {

@@ -24,7 +24,7 @@
 
 use super::{
     load_params, new_game, spawn_reader, tokens, AnyGame, Event, Output, Running, SearchJob,
-    DEFAULT_HASH_MB, ENGINE_NAME, ENGINE_VERSION, MAX_HASH_MB, MAX_THREADS,
+    DEFAULT_HASH_MB, ENGINE_NAME, ENGINE_VERSION, MAX_THREADS,
 };
 use crate::{EvalParams, Info, Limits, SearchResult, Shared};
 use movegen::VariantKind;
@@ -210,7 +210,8 @@ impl Uci {
             "option name UCI_Variant type combo default chess{vars}"
         ));
         out.line(&format!(
-            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {}",
+            crate::settings::max_hash_mb()
         ));
         out.line(&format!(
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
@@ -275,15 +276,16 @@ impl Uci {
                     VARIANTS.join(" ")
                 )),
             },
-            "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
+            "hash" => match value.parse::<u64>().map(crate::settings::check_hash_mb) {
+                Ok(Ok(mb)) => {
                     if mb != self.hash_mb {
                         self.hash_mb = mb;
                         self.shared = Arc::new(Shared::new(mb));
                     }
                 }
                 _ => self.error(&format!(
-                    "bad Hash value \"{value}\" (1 to {MAX_HASH_MB} MB)"
+                    "bad Hash value \"{value}\" (1 to {} MB)",
+                    crate::settings::max_hash_mb()
                 )),
             },
             "threads" => match value.parse::<usize>() {

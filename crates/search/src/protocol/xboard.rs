@@ -43,7 +43,7 @@
 
 use super::{
     describe_outcome, new_game, spawn_reader, tokens, AnyGame, Event, Output, Running, SearchJob,
-    DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS,
+    DEFAULT_HASH_MB,
 };
 use crate::{EvalParams, Info, Limits, SearchResult, Shared};
 use movegen::{Color, VariantKind};
@@ -304,9 +304,15 @@ impl Xboard {
                 self.force = true;
                 self.announced = true;
             }
-            "memory" => match arg.and_then(|a| a.parse::<usize>().ok()) {
-                Some(mb) => {
-                    let mb = mb.clamp(1, MAX_HASH_MB);
+            "memory" => match arg.and_then(|a| a.parse::<u64>().ok()) {
+                Some(asked) => {
+                    let (mb, clamped) = crate::settings::clamp_hash_mb(asked);
+                    if clamped.is_some() {
+                        self.out.line(&format!(
+                            "# memory {asked} MB is out of range: using {mb} MB (1 to {} MB)",
+                            crate::settings::max_hash_mb()
+                        ));
+                    }
                     if mb != self.hash_mb {
                         self.hash_mb = mb;
                         self.shared = Arc::new(Shared::new(mb));
@@ -314,8 +320,8 @@ impl Xboard {
                 }
                 None => self.error("bad memory size", line.trim()),
             },
-            "cores" => match arg.and_then(|a| a.parse::<usize>().ok()) {
-                Some(n) => self.threads = n.clamp(1, MAX_THREADS),
+            "cores" => match arg.and_then(|a| a.parse::<u64>().ok()) {
+                Some(n) => self.threads = crate::settings::clamp_threads(n),
                 None => self.error("bad number of cores", line.trim()),
             },
             "post" => self.post.store(true, Relaxed),
