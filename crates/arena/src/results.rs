@@ -119,7 +119,8 @@ impl GameWriter {
 /// line (a crash mid-write) is ignored; any other malformed row is an error
 /// naming its line.
 pub fn read_games(path: &Path) -> Result<Vec<GameRow>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text =
+        search::input::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     // Every row is written with its newline in one write: text after the last
     // newline is a row cut short by a crash, even if it happens to parse (a
     // row cut inside its `moves` column would).

@@ -157,7 +157,7 @@ pub fn run(
             // A row cut short by a crash has no newline: cut it off, so the
             // next row starts on a line of its own (truncating in place
             // keeps every finished row even if this run is killed too).
-            let bytes = std::fs::read(out).map_err(|e| format!("{}: {e}", out.display()))?;
+            let bytes = search::input::read(out).map_err(|e| format!("{}: {e}", out.display()))?;
             let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             if keep < bytes.len() {
                 std::fs::OpenOptions::new()

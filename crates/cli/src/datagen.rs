@@ -76,6 +76,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     if let Some(from) = &args.from {
         let (games, skipped) = ::tune::datagen::from_games(from, args.variant, args.skip_plies)?;
+        if games.iter().all(|g| g.fens.is_empty()) {
+            bail!(
+                "{}: no positions to take from finished {} games ({} games used, {skipped} skipped: another game, no result, or adjudicated noise)",
+                from.display(),
+                args.variant.name(),
+                games.len()
+            );
+        }
         let comment = format!(
             "varia datagen variant={} from={}",
             args.variant.name(),

@@ -342,3 +342,102 @@ fn depth_and_movetime_are_bounded() {
     let o = varia(&["analyse", "--variant", "chess", "--depth", "101"]);
     assert_one_line_error(&o, &["--depth", "100"]);
 }
+
+#[test]
+fn devices_and_other_non_files_are_refused_as_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (out, w) = (d("out.csv"), d("w.toml"));
+    let z = "/dev/zero";
+    let runs: Vec<Vec<&str>> = vec![
+        vec![
+            "perft",
+            "--variant",
+            "chess",
+            "--depth",
+            "4",
+            "--checkpoint",
+            z,
+        ],
+        vec!["perft", "--suite", z],
+        vec!["perft-merge", z],
+        vec!["analyse", "--variant", "chess", "--depth", "1", "--eval", z],
+        vec!["match-merge", z],
+        vec!["datagen", "--variant", "chess", "--from", z, "--out", &out],
+        vec![
+            "tune",
+            "texel",
+            "--variant",
+            "chess",
+            "--positions",
+            z,
+            "--out",
+            &out,
+            "--weights",
+            &w,
+        ],
+        vec!["tune", "plot", "--trace", z],
+        vec![
+            "datagen",
+            "--variant",
+            "chess",
+            "--games",
+            "1",
+            "--nodes",
+            "10",
+            "--out",
+            &out,
+            "--book",
+            z,
+        ],
+    ];
+    for args in &runs {
+        let o = within(Duration::from_secs(60), args)
+            .unwrap_or_else(|| panic!("{}: still reading", args.join(" ")));
+        assert_one_line_error(&o, &["/dev/zero", "not a regular file"]);
+    }
+    // The engine refuses the file and keeps its built-in weights.
+    let text = session(
+        "uci",
+        "uci\nsetoption name EvalFile value /dev/zero\nisready\nquit\n",
+    );
+    assert!(
+        text.contains("info string error EvalFile not loaded")
+            && text.contains("not a regular file"),
+        "{text}"
+    );
+    assert!(text.contains("readyok"), "{text}");
+}
+
+#[test]
+fn datagen_from_a_file_without_usable_games_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pos.csv");
+    let empty = dir.path().join("empty.pgn");
+    std::fs::write(&empty, "").unwrap();
+    let chess = dir.path().join("chess.pgn");
+    std::fs::write(
+        &chess,
+        "[Variant \"Standard\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+    )
+    .unwrap();
+    for (from, variant, why) in [
+        (&empty, "chess", "no positions"),
+        (
+            &chess,
+            "atomic",
+            "tagged [Variant \"Standard\"], not atomic",
+        ),
+    ] {
+        let o = varia(&[
+            "datagen",
+            "--variant",
+            variant,
+            "--from",
+            from.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_one_line_error(&o, &[from.to_str().unwrap(), why]);
+    }
+}

@@ -335,7 +335,7 @@ impl EvalParams {
 
     /// Loads weights for `kind` from a TOML file.
     pub fn load(kind: VariantKind, path: &Path) -> Result<EvalParams, ParamsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ParamsError::Io {
+        let text = crate::input::read_to_string(path).map_err(|source| ParamsError::Io {
             path: path.display().to_string(),
             source,
         })?;

@@ -10,6 +10,7 @@
 
 pub mod alphabeta;
 pub mod eval;
+pub mod input;
 pub mod limits;
 pub mod protocol;
 pub mod settings;

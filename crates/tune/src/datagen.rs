@@ -231,7 +231,7 @@ pub fn play_game<V: Variant>(
 fn resume_scan(path: &Path, settings: &str) -> Result<(HashSet<usize>, u64)> {
     let name = path.display().to_string();
     let io = |e: std::io::Error| Error(format!("{name}: {e}"));
-    let file = std::fs::File::open(path).map_err(io)?;
+    let (file, _) = search::input::open(path).map_err(io)?;
     let mut reader = BufReader::new(file);
     let mut line = String::new();
     let mut offset: u64 = 0;
@@ -433,7 +433,8 @@ pub fn from_games(
     let mut out = Vec::new();
     let mut skipped = 0;
     if is_pgn {
-        let text = std::fs::read_to_string(path).map_err(|e| Error(format!("{name}: {e}")))?;
+        let text =
+            search::input::read_to_string(path).map_err(|e| Error(format!("{name}: {e}")))?;
         let games = arena::pgn::read_games(&text, kind)
             .map_err(|e| Error(format!("{name}:{}: {}", e.line, e.message)))?;
         for (i, g) in games.iter().enumerate() {

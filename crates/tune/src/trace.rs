@@ -46,7 +46,7 @@ fn header(metric: &str, names: &[String]) -> String {
 /// of its complete lines.
 pub fn read_with_len(path: &Path) -> Result<(Trace, u64)> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Error(format!("{name}: {e}")))?;
+    let text = search::input::read_to_string(path).map_err(|e| Error(format!("{name}: {e}")))?;
     let mut lines = text.split_inclusive('\n');
     let head = lines
         .next()

@@ -41,7 +41,7 @@ impl Checkpoint {
         subtrees: &[Subtree<V>],
     ) -> anyhow::Result<Checkpoint> {
         let name = path.display();
-        let text = match std::fs::read(path) {
+        let text = match search::input::read(path) {
             Ok(bytes) => String::from_utf8(bytes)
                 .map_err(|_| anyhow!("checkpoint file {name} is not valid UTF-8"))?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),

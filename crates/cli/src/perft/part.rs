@@ -240,8 +240,8 @@ pub struct Part {
 /// Reads a part file; any problem is an error naming the file (and line).
 pub fn read_part(path: &Path) -> anyhow::Result<Part> {
     let file = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read part file {file}"))?;
+    let text = search::input::read_to_string(path)
+        .with_context(|| format!("cannot read part file {file}"))?;
     let meta = RunMeta::parse(&text, PART_TAG, &format!("part file {file}"))?;
     if meta.shard.is_none() {
         bail!("part file {file}: header has \"shard: all\" (expected I/N)");

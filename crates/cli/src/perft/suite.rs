@@ -85,7 +85,8 @@ fn csv_error(path: &Path, lines: &Lines, e: csv::Error) -> anyhow::Error {
 /// file and line.
 pub fn load(path: &Path) -> anyhow::Result<Vec<Row>> {
     let file = path.display();
-    let data = std::fs::read(path).with_context(|| format!("cannot read suite file {file}"))?;
+    let data =
+        search::input::read(path).with_context(|| format!("cannot read suite file {file}"))?;
     let lines = Lines::new(&data);
     let mut csv = csv::ReaderBuilder::new()
         .has_headers(true)
