@@ -50,7 +50,8 @@ pub struct Args {
     /// Opening book: EPD/FEN lines (optionally with `moves ...`) or PGN.
     #[arg(long)]
     book: Option<PathBuf>,
-    /// A game still going after this many plies is scored a draw.
+    /// A game still going after this many plies is scored a draw (0: never,
+    /// the game ends by the rules; as `varia match --max-plies`).
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
     /// Seed of the openings.
@@ -125,7 +126,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         games: args.games,
         nodes: args.nodes,
         random_plies: args.random_plies,
-        max_plies: args.max_plies,
+        // 0 is "no limit", as in `varia match`.
+        max_plies: if args.max_plies == 0 {
+            usize::MAX
+        } else {
+            args.max_plies
+        },
         seed: args.seed,
         threads,
         hash_mb,

@@ -73,13 +73,14 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            // Help and version go to stdout with success; usage errors exit 2.
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            // Help and version go to stdout with success; usage errors are
+            // one line (clap's first) and exit 2.
+            if !e.use_stderr() {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("{}", usage_error_line(&e.render().to_string()));
+            return ExitCode::from(2);
         }
     };
     let result = match cli.command {
@@ -105,6 +106,16 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The one-line form of a clap usage error: its first line (`error: ...`),
+/// pointing to `--help` for the usage clap would have printed after it.
+fn usage_error_line(rendered: &str) -> String {
+    let first = rendered
+        .lines()
+        .next()
+        .unwrap_or("error: invalid arguments");
+    format!("{first} (see --help)")
 }
 
 /// Whether `e` comes from writing to a closed pipe (anywhere in its chain).

@@ -9,6 +9,7 @@ use ::tune::trace::{Trace, TraceRow, TraceWriter};
 use anyhow::{anyhow, bail, Context as _};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use movegen::{dispatch, VariantKind};
+use search::eval::MAX_WEIGHT;
 use search::EvalParams;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -180,7 +181,7 @@ pub struct SpsaArgs {
     /// Random plies after the book position.
     #[arg(long, default_value_t = 8)]
     random_plies: usize,
-    /// Games longer than this many plies are draws.
+    /// Games longer than this many plies are draws (0: never, as in `varia match`).
     #[arg(long, default_value_t = 400)]
     max_plies: u32,
     /// Games at once (default: all cores).
@@ -234,6 +235,22 @@ fn init_params(kind: VariantKind, init: &Option<PathBuf>) -> anyhow::Result<Eval
     })
 }
 
+/// `value` if it is a finite number in `range` (`expected` says which in
+/// words): float options that are NaN, infinite or absurd would only write
+/// NaN rows and zeroed weights.
+fn check_float(
+    flag: &str,
+    value: f64,
+    range: std::ops::RangeInclusive<f64>,
+    expected: &str,
+) -> anyhow::Result<f64> {
+    if value.is_finite() && range.contains(&value) {
+        Ok(value)
+    } else {
+        bail!("{flag} {value}: expected {expected}")
+    }
+}
+
 fn save_with_comment(params: &EvalParams, path: &Path, comment: &str) -> anyhow::Result<()> {
     let text = format!("{comment}{}", params.to_toml());
     std::fs::write(path, text).map_err(|e| anyhow!("{}: {e}", path.display()))
@@ -262,6 +279,14 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
             bail!("--k must be a positive number");
         }
     }
+    let positive = f64::MIN_POSITIVE;
+    let max_lr = f64::from(MAX_WEIGHT);
+    check_float(
+        "--lr",
+        a.lr,
+        positive..=max_lr,
+        &format!("a number above 0, at most {max_lr}"),
+    )?;
     let iterations = a.iterations.unwrap_or(match optimizer {
         Optimizer::GaussNewton => 30,
         Optimizer::Adam { .. } => 1000,
@@ -380,9 +405,12 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
     if a.iterations == 0 {
         bail!("--iterations must be at least 1");
     }
-    if !(a.r_end.is_finite() && a.r_end > 0.0) {
-        bail!("--r-end must be a positive number");
-    }
+    let unit = f64::MIN_POSITIVE..=1.0;
+    let above_0 = "a number above 0, at most 1";
+    check_float("--r-end", a.r_end, unit.clone(), above_0)?;
+    check_float("--alpha", a.alpha, unit.clone(), above_0)?;
+    check_float("--gamma", a.gamma, unit, above_0)?;
+    check_float("--a-ratio", a.a_ratio, 0.0..=1.0, "a number from 0 to 1")?;
     let tuned = ::tune::select_weights(&a.params)?;
     let init = init_params(a.variant, &a.init)?;
     let names: Vec<String> = tuned.iter().map(|&i| EvalParams::weight_name(i)).collect();
@@ -410,8 +438,9 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
                 name: n.clone(),
                 c_end: c_end(init.weights[i] as f64)?,
                 r_end: a.r_end,
-                min: f64::NEG_INFINITY,
-                max: f64::INFINITY,
+                // Weights a file can hold (EvalParams::load bounds them).
+                min: -f64::from(MAX_WEIGHT),
+                max: f64::from(MAX_WEIGHT),
             })
         })
         .collect::<anyhow::Result<_>>()?;

@@ -441,3 +441,140 @@ fn datagen_from_a_file_without_usable_games_is_an_error() {
         assert_one_line_error(&o, &[from.to_str().unwrap(), why]);
     }
 }
+
+#[test]
+fn non_finite_and_absurd_tuning_options_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (out, w, pos) = (d("t.csv"), d("w.toml"), d("pos.csv"));
+    std::fs::write(
+        &pos,
+        "fen,result\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1,0.5\n",
+    )
+    .unwrap();
+    let spsa = |flag: &str, value: &str| {
+        varia(&[
+            "tune",
+            "spsa",
+            "--variant",
+            "suicide",
+            "--params",
+            "tempo",
+            "--iterations",
+            "1",
+            "--nodes",
+            "10",
+            "--out",
+            &out,
+            "--weights",
+            &w,
+            "--quiet",
+            flag,
+            value,
+        ])
+    };
+    for (flag, value) in [
+        ("--alpha", "nan"),
+        ("--gamma", "inf"),
+        ("--r-end", "0"),
+        ("--a-ratio", "NaN"),
+        ("--alpha", "1e308"),
+    ] {
+        assert_one_line_error(&spsa(flag, value), &[flag, "expected"]);
+    }
+    assert!(
+        !dir.path().join("t.csv").exists(),
+        "no trace for a refused run"
+    );
+    let texel = |extra: &[&str]| {
+        let mut args = vec![
+            "tune",
+            "texel",
+            "--variant",
+            "suicide",
+            "--positions",
+            &pos,
+            "--params",
+            "tempo",
+            "--iterations",
+            "2",
+            "--weights",
+            &w,
+            "--quiet",
+        ];
+        args.extend(extra);
+        varia(&args)
+    };
+    for lr in ["1e308", "nan", "0"] {
+        let o = texel(&["--optimizer", "adam", "--lr", lr, "--out", &out]);
+        assert_one_line_error(&o, &["--lr", "expected"]);
+    }
+    // --quiet: no progress lines before an error found after reading.
+    let o = texel(&["--out", "/nonexistent/dir/t.csv"]);
+    assert_one_line_error(&o, &["/nonexistent/dir/t.csv"]);
+}
+
+#[test]
+fn usage_errors_are_one_line() {
+    for args in [
+        &["perft", "--bogus"][..],
+        &["moves"],
+        &["analyse", "--variant", "chess", "--depth", "x"],
+        &["no-such-command"],
+    ] {
+        assert_one_line_error(&varia(args), &["(see --help)"]);
+    }
+    // Help itself still goes to stdout in full.
+    let help = ok_stdout(&varia(&["perft", "--help"]));
+    assert!(help.lines().count() > 5, "{help}");
+}
+
+#[test]
+fn a_suite_cut_off_in_its_last_row_is_malformed_not_a_mismatch() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.csv");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    // perft(3) is 8902: the file ends inside the number.
+    std::fs::write(
+        &suite,
+        format!("variant,fen,depth,nodes\nchess,{start},3,89"),
+    )
+    .unwrap();
+    let o = varia(&["perft", "--suite", suite.to_str().unwrap()]);
+    assert_one_line_error(&o, &["suite.csv", "line 2", "no newline"]);
+    std::fs::write(
+        &suite,
+        format!("variant,fen,depth,nodes\nchess,{start},3,8902\n"),
+    )
+    .unwrap();
+    ok_stdout(&varia(&["perft", "--suite", suite.to_str().unwrap()]));
+}
+
+#[test]
+fn max_plies_0_means_no_limit_in_datagen_as_in_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pos.csv");
+    ok_stdout(&varia(&[
+        "datagen",
+        "--variant",
+        "suicide",
+        "--games",
+        "1",
+        "--nodes",
+        "50",
+        "--max-plies",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--threads",
+        "1",
+    ]));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let positions = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.contains(','))
+        .count();
+    // Before: 0 was "a draw at once", a game without positions.
+    assert!(positions > 1, "{text}");
+}
