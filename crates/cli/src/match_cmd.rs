@@ -15,10 +15,8 @@ use arena::{
     Adjudication, EloModel, EngineSpec, Format, InProcess, MatchConfig, MoveLimits, Opening,
     Player, ScheduleSpec, ScoreRule, Sprt, SprtState, TimeControl,
 };
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use movegen::VariantKind;
 use std::collections::BTreeMap;
-use std::io::IsTerminal as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -720,7 +718,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout();
     let (cfg, openings_from) = config(&args)?;
     check_engines(&cfg)?;
-    let show = !args.quiet && std::io::stderr().is_terminal();
+    let show = crate::resources::show_progress(args.quiet);
     if show {
         eprintln!(
             "{}: {} engines ({}), openings from {openings_from}, {} at once",
@@ -735,11 +733,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let bar = show.then(|| {
-        let style = ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-        let b = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr_with_hz(4));
-        b.set_style(style);
-        b
+        let style =
+            crate::resources::progress_style("[{elapsed_precise}] {bar:30} {pos}/{len} {msg}");
+        crate::resources::progress_bar(true, 0, style)
     });
     let started = Instant::now();
     let mut first_done: Option<usize> = None;

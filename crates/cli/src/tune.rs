@@ -7,7 +7,7 @@ use ::tune::spsa::{MatchObjective, SpsaConfig, SpsaParam};
 use ::tune::texel::{Optimizer, TexelConfig, TexelEvent};
 use ::tune::trace::{Trace, TraceRow, TraceWriter};
 use anyhow::{anyhow, bail, Context as _};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use movegen::{dispatch, VariantKind};
 use search::eval::MAX_WEIGHT;
 use search::EvalParams;
@@ -19,17 +19,10 @@ use std::time::Instant;
 /// A progress bar on stderr with rate and ETA (hidden with `quiet` or when
 /// stderr is not a terminal).
 pub fn bar(quiet: bool, len: u64, msg: &str, unit: &str) -> ProgressBar {
-    let target = if quiet {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    };
-    let style = ProgressStyle::with_template(&format!(
+    let style = crate::resources::progress_style(&format!(
         "{{msg}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} ({{per_sec}}, ETA {{eta}})"
-    ))
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::with_draw_target(Some(len), target)
-        .with_style(style)
+    ));
+    crate::resources::progress_bar(crate::resources::show_progress(quiet), len, style)
         .with_message(msg.to_string())
 }
 

@@ -36,7 +36,6 @@ use movegen::{dispatch, PerftStats, Position, StatColumns, Variant, VariantKind}
 use parallel::{divide_counts, perft_counts};
 use progress::{Progress, Units};
 use report::{DepthRow, Reporter};
-use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -184,7 +183,7 @@ impl Settings {
             .with_context(|| format!("cannot start {threads} worker threads"))?;
         Ok(Settings {
             pool,
-            progress: !args.quiet && std::io::stderr().is_terminal(),
+            progress: crate::resources::show_progress(args.quiet),
             quiet: args.quiet,
             split: match args.split_depth {
                 Some(k) => SplitConfig::fixed(k),
