@@ -65,3 +65,31 @@ fn write_via_temp(
     }
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_neither_target_nor_temp_file() {
+        let dir = std::env::temp_dir().join(format!("varia-output-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("part.csv");
+        // As a full disk would: part of the content, then an error.
+        let failed = write_output_file(&target, |w| {
+            w.write_all(b"# varia perft part\n")?;
+            Err(std::io::Error::from(std::io::ErrorKind::StorageFull).into())
+        });
+        let e = failed.unwrap_err();
+        assert!(
+            format!("{e:#}").contains("cannot write output file"),
+            "{e:#}"
+        );
+        assert!(!target.exists());
+        assert!(!dir.join("part.csv.tmp").exists(), "temp file left behind");
+        write_output_file(&target, |w| Ok(w.write_all(b"done\n")?)).unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "done\n");
+        assert!(!dir.join("part.csv.tmp").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
