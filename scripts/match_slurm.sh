@@ -25,16 +25,23 @@
 #            file system)
 #   PGN      if set (to anything), also write $OUT_DIR/part-I.pgn
 #
+# CPUs and memory: each task asks for 2 CPUs and 1G by default (the #SBATCH
+# lines below), which fits small nodes. Ask for more on sbatch's command line,
+# which overrides #SBATCH lines; the task then plays $SLURM_CPUS_PER_TASK
+# games at once:
+#   sbatch --array=1-50 --cpus-per-task=16 --mem=4G scripts/match_slurm.sh 50 ...
+#
 # Example: 100,000 suicide games at 1,000 nodes per move in 50 shards:
 #   sbatch --array=1-50 scripts/match_slurm.sh 50 --variant suicide \
 #       --engine name=base --engine name=tuned,eval=suicide-tuned.toml \
 #       --each nodes=1000 --games 100000 --seed 1
 #
 #SBATCH --job-name=varia-match
-#SBATCH --cpus-per-task=8
-#SBATCH --mem=2G
+#SBATCH --cpus-per-task=2
+#SBATCH --mem=1G
 #SBATCH --time=24:00:00
 #SBATCH --requeue
+#SBATCH --open-mode=append
 #SBATCH --output=match-%A_%a.log
 set -euo pipefail
 

@@ -64,6 +64,16 @@ for i in $(seq 1 "$SHARDS"); do
     todo+=("$i")
 done
 
+# Whether the joblog records a failed run of shard $1. The joblog is tab
+# separated (Seq Host Starttime JobRuntime Send Receive Exitval Signal
+# Command), and the Host column may hold spaces ("ssh -p 2222 host"): split
+# on tabs only, and find the shard by the last word of the command.
+shard_failed() {
+    awk -F '\t' -v shard="$1/$SHARDS" '
+        NR > 1 { n = split($9, word, " "); if (word[n] == shard && $7 != 0) bad = 1 }
+        END { exit !bad }' "$OUT_DIR/joblog"
+}
+
 if [ ${#todo[@]} -gt 0 ]; then
     remote=()
     [ -n "${SSHLOGIN:-}" ] && remote=(--sshlogin "$SSHLOGIN")
@@ -78,7 +88,7 @@ if [ ${#todo[@]} -gt 0 ]; then
     for i in "${todo[@]}"; do
         f="$OUT_DIR/part-$i.out"
         if [ -s "$f" ] && head -1 "$f" | grep -q '^# varia perft part' &&
-            ! awk -v i="$i" 'NR > 1 && $NF == i "/'"$SHARDS"'" && $7 != 0 { bad = 1 } END { exit !bad }' "$OUT_DIR/joblog"; then
+            ! shard_failed "$i"; then
             mv "$f" "$OUT_DIR/part-$i.csv"
         fi
     done

@@ -22,16 +22,24 @@
 #   OUT_DIR  where parts and checkpoints go (default: perft-parts; a shared
 #            file system)
 #   FEN      the position (default: the variant's start position)
-#   HASH     --hash SIZE per task (default 1G; keep below --mem)
+#   HASH     --hash SIZE per task (default: half the task's memory,
+#            SLURM_MEM_PER_NODE, else 512M; keep below --mem)
+#
+# CPUs and memory: each task asks for 2 CPUs and 2G by default (the #SBATCH
+# lines below), which fits small nodes. Ask for more on sbatch's command line,
+# which overrides #SBATCH lines; the task then runs --threads
+# $SLURM_CPUS_PER_TASK and a table of half its memory:
+#   sbatch --array=1-4 --cpus-per-task=16 --mem=32G scripts/perft_slurm.sh atomic 7 2 4
 #
 # Example: chess perft(10) in 256 shards of the 8902 subtrees at ply 3:
 #   sbatch --array=1-256 scripts/perft_slurm.sh chess 10 3 256
 #
 #SBATCH --job-name=varia-perft
-#SBATCH --cpus-per-task=8
-#SBATCH --mem=4G
+#SBATCH --cpus-per-task=2
+#SBATCH --mem=2G
 #SBATCH --time=24:00:00
 #SBATCH --requeue
+#SBATCH --open-mode=append
 #SBATCH --output=perft-%A_%a.log
 set -euo pipefail
 
@@ -47,7 +55,14 @@ I=${SLURM_ARRAY_TASK_ID:?run this as a job array: sbatch --array=1-$SHARDS $0 ..
 here=${SLURM_SUBMIT_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 VARIA=${VARIA:-$here/target/release/varia}
 OUT_DIR=${OUT_DIR:-perft-parts}
-HASH=${HASH-1G}
+# SLURM_MEM_PER_NODE is the task's --mem in MB (unset with --mem-per-cpu).
+if [ -z "${HASH+set}" ]; then
+    if [ -n "${SLURM_MEM_PER_NODE:-}" ]; then
+        HASH="$((SLURM_MEM_PER_NODE / 2))M"
+    else
+        HASH=512M
+    fi
+fi
 mkdir -p "$OUT_DIR"
 
 args=(perft --variant "$VARIANT" --depth "$DEPTH" --split-depth "$SPLIT"

@@ -158,7 +158,7 @@ pub fn load(path: &Path, kind: VariantKind) -> Result<Vec<Opening>, OpeningError
         line,
         message,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| err(0, e.to_string()))?;
+    let text = search::input::read_to_string(path).map_err(|e| err(0, e.to_string()))?;
     let mut out = Vec::new();
     if path
         .extension()

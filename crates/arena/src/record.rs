@@ -385,7 +385,7 @@ impl Record {
 
     /// Reads and parses `path`.
     pub fn read(path: &Path, format: &RecordFormat, file: &str) -> Result<Record, RecordError> {
-        let bytes = std::fs::read(path).map_err(RecordError::io(file))?;
+        let bytes = search::input::read(path).map_err(RecordError::io(file))?;
         let text = String::from_utf8(bytes).map_err(|_| RecordError::NotUtf8 {
             file: file.to_string(),
         })?;
@@ -458,7 +458,7 @@ impl AppendLog {
         let mut head = identity.header(&format.tag());
         head.push_str(&format.column_line(columns));
         head.push('\n');
-        let text = match std::fs::read(path) {
+        let text = match search::input::read(path) {
             Ok(bytes) => String::from_utf8(bytes).map_err(|_| RecordError::NotUtf8 {
                 file: file.to_string(),
             })?,

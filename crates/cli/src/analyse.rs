@@ -12,8 +12,8 @@
 
 use anyhow::{bail, Context as _};
 use movegen::{with_game, Position, Variant, VariantKind};
-use search::protocol::{MAX_HASH_MB, MAX_THREADS};
 use search::score::UciScore;
+use search::settings::{DEFAULT_HASH_MB, MAX_MOVETIME, MAX_SEARCH_DEPTH};
 use search::{search, EvalParams, Info, Limits, Shared};
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Transposition table size in MB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = DEFAULT_HASH_MB)]
     hash: usize,
     /// Evaluation weights (an EvalParams TOML file for this game).
     #[arg(long, value_name = "FILE")]
@@ -50,23 +50,16 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if !(1..=MAX_THREADS).contains(&args.threads) {
-        bail!(
-            "--threads must be between 1 and {MAX_THREADS}, got {}",
-            args.threads
-        );
+    crate::resources::threads("--threads", Some(args.threads))?;
+    crate::resources::hash_mb("--hash", args.hash)?;
+    if args.depth == Some(0) || args.depth.is_some_and(|d| d > MAX_SEARCH_DEPTH) {
+        bail!("--depth must be between 1 and {MAX_SEARCH_DEPTH}");
     }
-    if !(1..=MAX_HASH_MB).contains(&args.hash) {
-        bail!(
-            "--hash must be between 1 and {MAX_HASH_MB} MB, got {}",
-            args.hash
-        );
-    }
-    if args.depth == Some(0) || args.depth.is_some_and(|d| d > 100) {
-        bail!("--depth must be between 1 and 100");
-    }
-    if args.movetime == Some(0) {
-        bail!("--movetime must be at least 1 ms");
+    let max_ms = MAX_MOVETIME.as_millis();
+    if let Some(ms) = args.movetime {
+        if ms == 0 || u128::from(ms) > max_ms {
+            bail!("--movetime must be between 1 and {max_ms} ms (one day), got {ms}");
+        }
     }
     // The engine protocols' checks: a valid FEN with sane clocks.
     let game =
@@ -81,23 +74,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let params = EvalParams::load_or_default(V::KIND, args.eval.as_deref())?;
     let limits = match (args.depth, args.movetime) {
         (Some(d), _) => Limits::depth(d),
         (None, Some(ms)) => Limits::movetime(Duration::from_millis(ms)),
         (None, None) => bail!("give --depth or --movetime"),
     };
-    println!("variant {}  fen {}", V::KIND.name(), pos.fen());
+    writeln!(stdout, "variant {}  fen {}", V::KIND.name(), pos.fen())?;
     if let Some(o) = pos.outcome() {
-        println!("game over: {} ({})", o.result_str(), o.description());
-        println!("bestmove 0000");
+        writeln!(
+            stdout,
+            "game over: {} ({})",
+            o.result_str(),
+            o.description()
+        )?;
+        writeln!(stdout, "bestmove 0000")?;
         return Ok(ExitCode::SUCCESS);
     }
     let shared = Shared::new(args.hash);
+    // A closed stdout stops the search; the error ends the run after it.
+    let mut report_error = None;
     let mut report = |info: &Info| {
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(
-            out,
+        if report_error.is_some() {
+            return;
+        }
+        let written = writeln!(
+            std::io::stdout(),
             "depth {:>2}  seldepth {:>2}  score {:>8}  nodes {:>10}  nps {:>8}  time {:>6} ms  pv {}",
             info.depth,
             info.seldepth,
@@ -107,6 +110,12 @@ fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCod
             info.time_ms,
             pos.san_line(&info.pv)
         );
+        if let Err(e) = written {
+            shared
+                .stop
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+            report_error = Some(e);
+        }
     };
     let r = search(
         pos,
@@ -117,14 +126,17 @@ fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCod
         args.threads,
         &mut report,
     );
+    if let Some(e) = report_error {
+        return Err(e.into());
+    }
     let Some(best) = r.best else {
         bail!("no move found");
     };
     let pv: Vec<String> = r.pv.iter().map(|m| m.uci()).collect();
-    println!("bestmove {}  ({})", best.uci(), pos.san(best));
-    println!("score {}", UciScore(r.score));
-    println!("depth {}  nodes {}", r.depth, r.nodes);
-    println!("pv {}", pv.join(" "));
-    println!("san {}", pos.san_line(&r.pv));
+    writeln!(stdout, "bestmove {}  ({})", best.uci(), pos.san(best))?;
+    writeln!(stdout, "score {}", UciScore(r.score))?;
+    writeln!(stdout, "depth {}  nodes {}", r.depth, r.nodes)?;
+    writeln!(stdout, "pv {}", pv.join(" "))?;
+    writeln!(stdout, "san {}", pos.san_line(&r.pv))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,7 @@ use anyhow::bail;
 use movegen::VariantKind;
 use search::bench::{run_game, Signature, DEFAULT_DEPTH, HASH_MB, MAX_DEPTH, SIGNATURE_DEPTH};
 use search::score::UciScore;
+use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -39,6 +40,7 @@ pub struct Args {
 
 /// Runs `varia bench`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let depth = args.depth.unwrap_or(if args.signature {
         SIGNATURE_DEPTH
     } else {
@@ -47,20 +49,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(1..=MAX_DEPTH).contains(&depth) {
         bail!("--depth must be between 1 and {MAX_DEPTH}, got {depth}");
     }
-    if !(1..=search::protocol::MAX_THREADS).contains(&args.threads) {
-        bail!(
-            "--threads must be between 1 and {}, got {}",
-            search::protocol::MAX_THREADS,
-            args.threads
-        );
-    }
-    if !(1..=search::protocol::MAX_HASH_MB).contains(&args.hash) {
-        bail!(
-            "--hash must be between 1 and {} MB, got {}",
-            search::protocol::MAX_HASH_MB,
-            args.hash
-        );
-    }
+    crate::resources::threads("--threads", Some(args.threads))?;
+    crate::resources::hash_mb("--hash", args.hash)?;
     let kinds: Vec<VariantKind> = match args.variant {
         Some(k) => vec![k],
         None => VariantKind::ALL.to_vec(),
@@ -68,10 +58,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut games = Vec::new();
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
+    // A closed stdout is an error of the run, reported after the game.
+    let mut write_error: Option<std::io::Error> = None;
     for kind in kinds {
         let game = run_game(kind, depth, args.threads, args.hash, &mut |p| {
-            if !args.signature {
-                println!(
+            if !args.signature && write_error.is_none() {
+                let written = writeln!(
+                    std::io::stdout(),
                     "{:<10}  {}/{}  depth {depth}  nodes {:>10}  time {:>6} ms  nps {:>9}  best {:<6} score {}",
                     p.kind.name(),
                     p.number,
@@ -82,17 +75,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     p.best.map_or("0000".to_string(), |m| m.uci()),
                     UciScore(p.score),
                 );
+                write_error = written.err();
             }
         })?;
+        if let Some(e) = write_error.take() {
+            return Err(e.into());
+        }
         total_nodes += game.nodes;
         total_time += game.time;
         if !args.signature {
-            println!(
+            writeln!(
+                stdout,
                 "{:<10}  total  nodes {}  time {} ms",
                 kind.name(),
                 game.nodes,
                 game.time.as_millis()
-            );
+            )?;
         }
         games.push((kind, game.nodes));
     }
@@ -102,10 +100,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             hash_mb: args.hash,
             games,
         };
-        print!("{signature}");
+        write!(stdout, "{signature}")?;
     } else {
         let nps = (total_nodes as f64 / total_time.as_secs_f64().max(1e-6)) as u64;
-        println!("{total_nodes} nodes {nps} nps");
+        writeln!(stdout, "{total_nodes} nodes {nps} nps")?;
     }
     Ok(ExitCode::SUCCESS)
 }

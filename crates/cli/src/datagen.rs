@@ -7,6 +7,7 @@ use crate::tune::bar;
 use anyhow::{anyhow, bail};
 use movegen::VariantKind;
 use search::EvalParams;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -49,7 +50,8 @@ pub struct Args {
     /// Opening book: EPD/FEN lines (optionally with `moves ...`) or PGN.
     #[arg(long)]
     book: Option<PathBuf>,
-    /// A game still going after this many plies is scored a draw.
+    /// A game still going after this many plies is scored a draw (0: never,
+    /// the game ends by the rules; as `varia match --max-plies`).
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
     /// Seed of the openings.
@@ -71,16 +73,26 @@ pub struct Args {
 
 /// Runs `varia datagen`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let started = Instant::now();
     if let Some(from) = &args.from {
         let (games, skipped) = ::tune::datagen::from_games(from, args.variant, args.skip_plies)?;
+        if games.iter().all(|g| g.fens.is_empty()) {
+            bail!(
+                "{}: no positions to take from finished {} games ({} games used, {skipped} skipped: another game, no result, or adjudicated noise)",
+                from.display(),
+                args.variant.name(),
+                games.len()
+            );
+        }
         let comment = format!(
             "varia datagen variant={} from={}",
             args.variant.name(),
             from.display()
         );
         let n = ::tune::datagen::write_games(&args.out, &games, &comment)?;
-        println!(
+        writeln!(
+            stdout,
             "datagen: {} positions from {} games of {} ({} skipped) -> {} in {:.1}s",
             n,
             games.len(),
@@ -88,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             skipped,
             args.out.display(),
             started.elapsed().as_secs_f64()
-        );
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.games == 0 {
@@ -105,19 +117,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(p) => Some(EvalParams::load(args.variant, p)?),
         None => None,
     };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = crate::resources::threads("--threads", args.threads)?;
+    let hash_mb = crate::resources::hash_mb("--hash", args.hash)?;
+    // One table per thread: all of them must fit too.
+    crate::resources::hash_mb("--hash times --threads", hash_mb.saturating_mul(threads))?;
     let cfg = ::tune::datagen::DatagenConfig {
         variant: args.variant,
         games: args.games,
         nodes: args.nodes,
         random_plies: args.random_plies,
-        max_plies: args.max_plies,
+        // 0 is "no limit", as in `varia match`.
+        max_plies: if args.max_plies == 0 {
+            usize::MAX
+        } else {
+            args.max_plies
+        },
         seed: args.seed,
         threads,
-        hash_mb: args.hash.max(1),
+        hash_mb,
         book,
         book_name: args
             .book
@@ -137,7 +154,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pb.set_message(format!("datagen, {} positions", p.positions));
     })?;
     pb.finish_and_clear();
-    println!(
+    writeln!(
+        stdout,
         "datagen: {}/{} games in {} ({} played now, {} positions written now) in {:.1}s",
         report.done,
         report.total,
@@ -145,6 +163,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         report.played,
         report.positions,
         started.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,12 @@
 //! `varia`: the command line of the varia toolkit. One module per subcommand;
 //! `main` only parses arguments, dispatches, and turns errors into a one-line
 //! message and exit code 2.
+//!
+//! Every subcommand writes stdout through `std::io::Write` and passes its
+//! errors up (never `println!`, which panics on a closed pipe): a reader that
+//! stopped early (`varia analyse ... | head -1`) shows up here as a
+//! `BrokenPipe` error, and ends the program quietly with success. Whatever was
+//! already written (part files, CSVs, traces) stays.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -12,8 +18,10 @@ mod match_cmd;
 mod match_merge;
 mod moves;
 mod openings_cmd;
+mod output;
 mod perft;
 mod perft_merge;
+mod resources;
 mod tune;
 mod uci;
 mod variant_arg;
@@ -66,20 +74,14 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            // Help and version go to stdout with success; usage errors exit 2.
-            // A value that does not parse is one line (`error: invalid value
-            // ... : unknown variant ...`), like the errors of the subcommands.
-            if e.kind() == clap::error::ErrorKind::ValueValidation {
-                let text = e.render().to_string();
-                eprintln!("{}", text.lines().next().unwrap_or_default());
-                return ExitCode::from(2);
+            // Help and version go to stdout with success; usage errors are
+            // one line (clap's first) and exit 2.
+            if !e.use_stderr() {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
             }
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            eprintln!("{}", usage_error_line(&e.render().to_string()));
+            return ExitCode::from(2);
         }
     };
     let result = match cli.command {
@@ -99,9 +101,29 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// The one-line form of a clap usage error: its first line (`error: ...`),
+/// pointing to `--help` for the usage clap would have printed after it.
+fn usage_error_line(rendered: &str) -> String {
+    let first = rendered
+        .lines()
+        .next()
+        .unwrap_or("error: invalid arguments");
+    format!("{first} (see --help)")
+}
+
+/// Whether `e` comes from writing to a closed pipe (anywhere in its chain).
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

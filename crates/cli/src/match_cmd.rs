@@ -17,10 +17,9 @@ use arena::{
     ScoreRule, Sprt, SprtState,
 };
 use clap::{Arg, ArgAction, ArgMatches, FromArgMatches};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use movegen::{PgnVariantNames, VariantKind};
 use std::collections::BTreeMap;
-use std::io::IsTerminal as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -448,12 +447,7 @@ pub fn config(args: &Args) -> anyhow::Result<(MatchConfig, String)> {
         bail!("--sprt cannot stop a sharded match (each shard sees only its own games)");
     }
     check_output(args)?;
-    let concurrency = match args.concurrency {
-        Some(0) => bail!("--concurrency must be at least 1"),
-        Some(c) if c > 1024 => bail!("--concurrency {c}: at most 1024"),
-        Some(c) => c,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let concurrency = crate::resources::threads("--concurrency", args.concurrency)?;
     if args.time_margin > 3_600_000 {
         bail!("--timemargin {}: at most 3600000 ms", args.time_margin);
     }
@@ -548,7 +542,7 @@ fn bar_message(p: &arena::Progress, played: usize, elapsed: f64) -> String {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (cfg, openings_from) = config(&args)?;
     check_engines(&cfg)?;
-    let show = !args.quiet && std::io::stderr().is_terminal();
+    let show = crate::resources::show_progress(args.quiet);
     if show {
         eprintln!(
             "{}: {} engines ({}), openings from {openings_from}, {} at once",
@@ -563,11 +557,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let bar = show.then(|| {
-        let style = ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-        let b = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr_with_hz(4));
-        b.set_style(style);
-        b
+        let style =
+            crate::resources::progress_style("[{elapsed_precise}] {bar:30} {pos}/{len} {msg}");
+        crate::resources::progress_bar(true, 0, style)
     });
     let started = Instant::now();
     let mut first_done: Option<usize> = None;
@@ -592,7 +584,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    print!("{}", report_text(&cfg, &report?, &terminations));
+    write!(
+        std::io::stdout(),
+        "{}",
+        report_text(&cfg, &report?, &terminations)
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -10,6 +10,7 @@
 use anyhow::{anyhow, bail};
 use arena::results::{read_games_file, summarize, write_games, write_summary, GameRow};
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -59,6 +60,7 @@ fn ranges(numbers: &[usize]) -> String {
 
 /// Runs `varia match-merge`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let mut by_game: BTreeMap<usize, (GameRow, usize)> = BTreeMap::new();
     let mut duplicates: Vec<String> = Vec::new();
     let mut identity: Option<arena::RunIdentity> = None;
@@ -141,13 +143,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         whole.set("shard", "all");
         write_games(path, &whole, &rows)?;
     }
-    println!(
+    writeln!(
+        stdout,
         "{variant}: {} games from {} file(s)",
         rows.len(),
         args.files.len()
-    );
+    )?;
     for s in &stats {
-        println!("{}", s.line());
+        writeln!(stdout, "{}", s.line())?;
     }
     if !missing.is_empty() {
         eprintln!(

@@ -32,12 +32,20 @@ pub struct Args {
     /// One position to describe; without it FENs are read from stdin, one per line.
     #[arg(long)]
     fen: Option<String>,
-    /// Also print perft to this depth as a fourth column (0: no perft column).
+    /// Also print perft to this depth as a fourth column (0: no perft column;
+    /// at most perft's deepest, 20).
     #[arg(long, default_value_t = 0)]
     depth: u32,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let max = crate::perft::MAX_DEPTH;
+    if args.depth > max {
+        anyhow::bail!(
+            "--depth {} is too deep (at most {max}, as for perft)",
+            args.depth
+        );
+    }
     dispatch!(args.variant, V => run_for::<V>(&args))
 }
 
@@ -53,12 +61,8 @@ fn run_for<V: Variant>(args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         batch::<V>(args.depth, &mut out, &mut line)
     };
-    match result {
-        Ok(code) => Ok(code),
-        // A reader that stopped early (`| head`) is not an error.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(e).context("moves"),
-    }
+    // A reader that stopped early (`| head`) ends the run quietly in main.
+    result.context("moves")
 }
 
 /// Describes every FEN on stdin; exit code 1 if any of them was bad.

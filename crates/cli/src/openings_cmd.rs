@@ -139,11 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.margin
         );
     }
-    let threads = match args.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) => t.min(1024),
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = crate::resources::threads("--threads", args.threads)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

@@ -8,9 +8,11 @@ use ::tune::texel::{Optimizer, TexelConfig, TexelEvent};
 use ::tune::trace::{Trace, TraceRow, TraceWriter};
 use anyhow::{anyhow, bail, Context as _};
 use arena::record::{self, RunIdentity};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use movegen::{dispatch, VariantKind};
+use search::eval::MAX_WEIGHT;
 use search::EvalParams;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -18,17 +20,10 @@ use std::time::Instant;
 /// A progress bar on stderr with rate and ETA (hidden with `quiet` or when
 /// stderr is not a terminal).
 pub fn bar(quiet: bool, len: u64, msg: &str, unit: &str) -> ProgressBar {
-    let target = if quiet {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    };
-    let style = ProgressStyle::with_template(&format!(
+    let style = crate::resources::progress_style(&format!(
         "{{msg}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} ({{per_sec}}, ETA {{eta}})"
-    ))
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::with_draw_target(Some(len), target)
-        .with_style(style)
+    ));
+    crate::resources::progress_bar(crate::resources::show_progress(quiet), len, style)
         .with_message(msg.to_string())
 }
 
@@ -178,7 +173,7 @@ pub struct SpsaArgs {
     /// Random plies after the book position.
     #[arg(long, default_value_t = 8)]
     random_plies: usize,
-    /// Games longer than this many plies are draws.
+    /// Games longer than this many plies are draws (0: never, as in `varia match`).
     #[arg(long, default_value_t = 400)]
     max_plies: u32,
     /// Games at once (default: all cores).
@@ -206,6 +201,7 @@ pub struct SpsaArgs {
 
 /// Runs `varia tune`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     match args.method {
         Method::Texel(a) => texel(a),
         Method::Spsa(a) => spsa(a),
@@ -214,7 +210,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let out = plot_path(&a.out, &a.trace);
             let title = a.title.unwrap_or_else(|| a.trace.display().to_string());
             ::tune::plot::write(&trace, &title, &out)?;
-            println!("wrote {}", out.display());
+            writeln!(stdout, "wrote {}", out.display())?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -236,20 +232,37 @@ fn weights_identity(p: &EvalParams) -> String {
     format!("{:016x}", record::checksum(&p.to_toml()))
 }
 
+/// `value` if it is a finite number in `range` (`expected` says which in
+/// words): float options that are NaN, infinite or absurd would only write
+/// NaN rows and zeroed weights.
+fn check_float(
+    flag: &str,
+    value: f64,
+    range: std::ops::RangeInclusive<f64>,
+    expected: &str,
+) -> anyhow::Result<f64> {
+    if value.is_finite() && range.contains(&value) {
+        Ok(value)
+    } else {
+        bail!("{flag} {value}: expected {expected}")
+    }
+}
+
 fn save_with_comment(params: &EvalParams, path: &Path, comment: &str) -> anyhow::Result<()> {
     let text = format!("{comment}{}", params.to_toml());
     std::fs::write(path, text).map_err(|e| anyhow!("{}: {e}", path.display()))
 }
 
 fn threads_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        b = b.num_threads(t.max(1));
-    }
-    b.build().map_err(|e| anyhow!("thread pool: {e}"))
+    let threads = crate::resources::threads("--threads", threads)?;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| anyhow!("thread pool: {e}"))
 }
 
 fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let started = Instant::now();
     let tuned = ::tune::select_weights(&a.params)?;
     let init = init_params(a.variant, &a.init)?;
@@ -263,6 +276,14 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
             bail!("--k must be a positive number");
         }
     }
+    let positive = f64::MIN_POSITIVE;
+    let max_lr = f64::from(MAX_WEIGHT);
+    check_float(
+        "--lr",
+        a.lr,
+        positive..=max_lr,
+        &format!("a number above 0, at most {max_lr}"),
+    )?;
     let iterations = a.iterations.unwrap_or(match optimizer {
         Optimizer::GaussNewton => 30,
         Optimizer::Adam { .. } => 1000,
@@ -293,7 +314,9 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
             if positions.is_empty() {
                 bail!("no positions in {}", a.positions.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
             }
-            eprintln!("texel: read {} positions in {:.1}s", positions.len(), t.elapsed().as_secs_f64());
+            if !quiet {
+                eprintln!("texel: read {} positions in {:.1}s", positions.len(), t.elapsed().as_secs_f64());
+            }
             let identity = RunIdentity::new()
                 .with("method", "texel")
                 .with("variant", a.variant.name())
@@ -304,11 +327,13 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
             let pb = bar(quiet, iterations as u64, "texel", "iterations");
             let mut failure: Option<anyhow::Error> = None;
             let r = ::tune::texel::tune::<V>(&positions, &init, &cfg, &mut |ev| match ev {
-                TexelEvent::Resolved { kept, dropped, seconds } => {
+                TexelEvent::Resolved { kept, dropped, seconds } => if !quiet {
                     pb.suspend(|| eprintln!("texel: {kept} positions resolved to quiescence leaves ({dropped} dropped: the game ends within the search, or the search is beyond its node budget) in {seconds:.1}s"));
                 }
                 TexelEvent::K { k, loss } => {
-                    pb.suspend(|| eprintln!("texel: K = {k:.4}, loss {loss:.6}"));
+                    if !quiet {
+                        pb.suspend(|| eprintln!("texel: K = {k:.4}, loss {loss:.6}"));
+                    }
                     pb.reset_eta();
                 }
                 TexelEvent::Iteration(row) => {
@@ -343,7 +368,7 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
         &format!("Texel tuning, {} ({})", a.variant.name(), a.params),
         &plot,
     )?;
-    println!(
+    writeln!(stdout,
         "texel: {} positions, K = {:.4}, loss {:.6} -> {:.6} (rounded {:.6}), {} iterations in {:.1}s",
         r.positions,
         r.k,
@@ -352,36 +377,42 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
         r.rounded_loss,
         iterations,
         started.elapsed().as_secs_f64()
-    );
+    )?;
     let shown = tuned.len().min(40);
     for &i in tuned.iter().take(shown) {
-        println!(
+        writeln!(
+            stdout,
             "  {:<24} {:>6} -> {:>6}",
             EvalParams::weight_name(i),
             init.weights[i],
             r.params.weights[i]
-        );
+        )?;
     }
     if tuned.len() > shown {
-        println!("  ... {} more", tuned.len() - shown);
+        writeln!(stdout, "  ... {} more", tuned.len() - shown)?;
     }
-    println!(
+    writeln!(
+        stdout,
         "wrote {}, {}, {}",
         a.out.display(),
         a.weights.display(),
         plot.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let started = Instant::now();
     if a.iterations == 0 {
         bail!("--iterations must be at least 1");
     }
-    if !(a.r_end.is_finite() && a.r_end > 0.0) {
-        bail!("--r-end must be a positive number");
-    }
+    let unit = f64::MIN_POSITIVE..=1.0;
+    let above_0 = "a number above 0, at most 1";
+    check_float("--r-end", a.r_end, unit.clone(), above_0)?;
+    check_float("--alpha", a.alpha, unit.clone(), above_0)?;
+    check_float("--gamma", a.gamma, unit, above_0)?;
+    check_float("--a-ratio", a.a_ratio, 0.0..=1.0, "a number from 0 to 1")?;
     let tuned = ::tune::select_weights(&a.params)?;
     let init = init_params(a.variant, &a.init)?;
     let names: Vec<String> = tuned.iter().map(|&i| EvalParams::weight_name(i)).collect();
@@ -409,8 +440,9 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
                 name: n.clone(),
                 c_end: c_end(init.weights[i] as f64)?,
                 r_end: a.r_end,
-                min: f64::NEG_INFINITY,
-                max: f64::INFINITY,
+                // Weights a file can hold (EvalParams::load bounds them).
+                min: -f64::from(MAX_WEIGHT),
+                max: f64::from(MAX_WEIGHT),
             })
         })
         .collect::<anyhow::Result<_>>()?;
@@ -425,10 +457,13 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
         Some(p) => arena::openings::load(p, a.variant).map_err(|e| anyhow!("{e}"))?,
         None => Vec::new(),
     };
-    let concurrency = a
-        .concurrency
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let concurrency = crate::resources::threads("--concurrency", a.concurrency)?;
+    let hash_mb = crate::resources::hash_mb("--hash", a.hash)?;
+    // One table per engine, two engines per game: all of them must fit too.
+    crate::resources::hash_mb(
+        "--hash times 2 --concurrency",
+        hash_mb.saturating_mul(2 * concurrency),
+    )?;
     let book_text: String = book.iter().map(|o| o.describe() + "\n").collect();
     // Every setting that changes the trace (not --concurrency: the games
     // are a function of the seed and iteration alone).
@@ -501,7 +536,7 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
         nodes: a.nodes.max(1),
         pairs: a.pairs.max(1),
         concurrency,
-        hash_mb: a.hash.max(1),
+        hash_mb,
         seed: a.seed,
         book,
         random_plies: a.random_plies,
@@ -548,25 +583,28 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
     let final_params = objective_params.params(&theta);
     save_with_comment(&final_params, &a.weights, &header)?;
     ::tune::plot::write(&trace, &title, &plot)?;
-    println!(
+    writeln!(
+        stdout,
         "spsa: {} iterations ({} now) of {} game pair(s) at {} nodes in {:.1}s",
         a.iterations,
         a.iterations - last.iteration,
         a.pairs,
         a.nodes,
         started.elapsed().as_secs_f64()
-    );
+    )?;
     for (j, &i) in tuned.iter().enumerate().take(40) {
-        println!(
+        writeln!(
+            stdout,
             "  {:<24} {:>6} -> {:>9.2}",
             names[j], init.weights[i], theta[j]
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        stdout,
         "wrote {}, {}, {}",
         a.out.display(),
         a.weights.display(),
         plot.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -8,8 +8,10 @@
 //! `M`.
 //!
 //! Errors name the field and the offending text; positions that cannot arise
-//! are rejected with a reason, but finished games (an exploded king, a bare
-//! king, a spent check counter) load normally.
+//! are rejected with a reason (three or more checkers outside atomic, the
+//! side not to move in check, both threecheck counters spent, both counter
+//! forms in one FEN), but finished games (an exploded king, a bare king, one
+//! spent check counter) load normally.
 
 use crate::attacks::king_attacks;
 use crate::bitboard::Bitboard;
@@ -148,6 +150,7 @@ impl<V: Variant> Position<V> {
             }
         };
         let mut checks_left = [3u8, 3u8];
+        let mut remaining_given = false;
         if let Some(f) = fields.peek() {
             if f.contains('+') && !f.starts_with('+') {
                 if !V::CHECK_COUNTING {
@@ -155,6 +158,7 @@ impl<V: Variant> Position<V> {
                 }
                 let (w, b) = parse_checks_pair(f).ok_or_else(|| FenError::Checks(f.to_string()))?;
                 checks_left = [w, b];
+                remaining_given = true;
                 fields.next();
             }
         }
@@ -184,6 +188,12 @@ impl<V: Variant> Position<V> {
             if !V::CHECK_COUNTING || !f.starts_with('+') {
                 return Err(FenError::Extra(f.to_string()));
             }
+            if remaining_given {
+                // Two counters that could disagree: which one is meant?
+                return Err(FenError::Checks(format!(
+                    "{f}: give either the remaining checks (W+B) or the checks given (+W+B), not both"
+                )));
+            }
             let (w, b) =
                 parse_checks_pair(&f[1..]).ok_or_else(|| FenError::Checks(f.to_string()))?;
             checks_left = [3 - w, 3 - b];
@@ -211,7 +221,18 @@ impl<V: Variant> Position<V> {
         });
         pos.update_check_info();
         pos.key = pos.compute_key();
-        if V::ROYAL && !pos.is_over_by_rule() {
+        // One move uncovers at most one line besides its own attack; only an
+        // atomic explosion can open more at once.
+        if !V::ATOMIC && pos.checkers.count() > 2 {
+            return Err(FenError::Impossible(format!(
+                "{} pieces give check (one move gives at most two)",
+                pos.checkers.count()
+            )));
+        }
+        // The side that just moved cannot have left its own king attacked,
+        // finished game or not; only an atomic game that ended with an
+        // explosion may leave it so.
+        if V::ROYAL && !(V::ATOMIC && pos.is_over_by_rule()) {
             pos.check_side_not_to_move_is_safe()?;
         }
         Ok(pos)
@@ -254,6 +275,12 @@ impl<V: Variant> Position<V> {
             if pawns > 8 || promoted > 8 - pawns {
                 return bad(format!("{name} has more pieces than promotions allow"));
             }
+        }
+        if V::CHECK_COUNTING && self.checks_left == [0, 0] {
+            return bad(
+                "both sides have given three checks (the game ends at the first third check)"
+                    .into(),
+            );
         }
         if V::ATOMIC && b.role(Role::King).is_empty() {
             return bad("both kings are missing".into());
@@ -400,4 +427,54 @@ fn castling_string(rights: u8) -> String {
     .filter(|(bit, _)| rights & bit != 0)
     .map(|&(_, c)| c)
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::variants::{Atomic, Chess, Losers, ThreeCheck};
+    use crate::{FenError, Position};
+
+    #[test]
+    fn both_threecheck_counter_forms_are_refused() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        let e = Position::<ThreeCheck>::from_fen(&format!("{start} 1+1 0 1 +0+0")).unwrap_err();
+        assert!(
+            matches!(&e, FenError::Checks(m) if m.contains("not both")),
+            "{e}"
+        );
+        let p = Position::<ThreeCheck>::from_fen(&format!("{start} 1+2 0 1")).unwrap();
+        assert_eq!(p.checks_left, [1, 2]);
+        let p = Position::<ThreeCheck>::from_fen(&format!("{start} 0 1 +2+1")).unwrap();
+        assert_eq!(p.checks_left, [1, 2]);
+    }
+
+    #[test]
+    fn positions_that_cannot_arise_are_refused() {
+        let impossible = |r: Result<(), FenError>, why: &str| match r {
+            Err(FenError::Impossible(m)) => assert!(m.contains(why), "{m}"),
+            other => panic!("{other:?} should be impossible: {why}"),
+        };
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        impossible(
+            Position::<ThreeCheck>::from_fen(&format!("{start} 0+0 0 1")).map(drop),
+            "both sides have given three checks",
+        );
+        // One spent counter is a finished game, and loads.
+        assert!(Position::<ThreeCheck>::from_fen(&format!("{start} 0+1 0 1")).is_ok());
+        // Bishop, knight and rook all check the white king.
+        let triple = "4k3/8/8/8/1b6/3n4/8/r3K3 w - - 0 1";
+        impossible(
+            Position::<Chess>::from_fen(triple).map(drop),
+            "3 pieces give check",
+        );
+        // Losers: Black, not to move, is in check, though the game is over
+        // (Black has only its king left, which wins losers).
+        let losers = "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1";
+        impossible(
+            Position::<Losers>::from_fen(losers).map(drop),
+            "the side not to move is in check",
+        );
+        // Atomic: an explosion can uncover several lines at once.
+        assert!(Position::<Atomic>::from_fen("4k3/8/8/8/1b6/3n4/8/r3K3 w - - 0 1").is_ok());
+    }
 }

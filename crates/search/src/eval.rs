@@ -19,6 +19,12 @@
 //! from is what keeps a side out of forced captures, and self-play agrees
 //! (counting mobility against its owner lost about 40 Elo in suicide and 20
 //! in losers, 1,000 games each at 1,000 nodes per move).
+//!
+//! Weights from files are bounded by [`MAX_WEIGHT`] and the evaluation is
+//! clamped to [`MAX_EVAL`], below the mate scores: a static evaluation in the
+//! mate range would make the search's aspiration windows widen forever and the
+//! transposition table's 16-bit scores wrap. Sane weights are far inside both
+//! bounds, so neither changes a real evaluation.
 
 use movegen::attacks::{king_attacks, knight_attacks, piece_attacks};
 use movegen::{Bitboard, Color, Position, Role, Square, Variant, VariantKind};
@@ -77,6 +83,14 @@ layout! {
     ROYAL_KNIGHT_SAFETY = "royal_knight_safety": 1,
     TEMPO = "tempo": 1,
 }
+
+/// Largest magnitude of one weight a file may set (a hundred pawns).
+pub const MAX_WEIGHT: i32 = 10_000;
+
+/// Largest magnitude of a static evaluation: just below the mate range
+/// ([`crate::alphabeta::MATE_BOUND`]), so it never reads as a mate and fits
+/// the transposition table's `i16`.
+pub const MAX_EVAL: i32 = crate::alphabeta::MATE_BOUND - 1;
 
 /// Names of the material weights, in role order.
 pub const MATERIAL_NAMES: [&str; 7] = [
@@ -236,7 +250,9 @@ impl EvalParams {
 
     /// Parses TOML (`group = value` or `group = [values]`; the `material`
     /// and `mobility` groups may also be tables keyed by piece name). Groups not
-    /// mentioned keep the default of `kind`.
+    /// mentioned keep the default of `kind`; a text that sets no weight at all
+    /// (an empty or truncated file) is an error, not the defaults. Every weight
+    /// is within ±[`MAX_WEIGHT`].
     pub fn from_toml(
         kind: VariantKind,
         text: &str,
@@ -251,6 +267,7 @@ impl EvalParams {
                 path: origin.to_string(),
                 message: e.to_string().lines().next().unwrap_or_default().to_string(),
             })?;
+        let sets_weights = table.keys().any(|k| k != "variant");
         let mut p = EvalParams::default_for(kind);
         for (key, value) in table {
             if key == "variant" {
@@ -267,16 +284,26 @@ impl EvalParams {
                     GROUPS.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
                 ))
             })?;
-            let as_int = |v: &toml::Value| -> Result<i32, ParamsError> {
-                v.as_integer()
-                    .and_then(|i| i32::try_from(i).ok())
-                    .ok_or_else(|| content(format!("\"{key}\" must hold integers, found {v}")))
+            // The value of weight `index`, within ±MAX_WEIGHT.
+            let as_int = |v: &toml::Value, index: usize| -> Result<i32, ParamsError> {
+                let i = v
+                    .as_integer()
+                    .ok_or_else(|| content(format!("\"{key}\" must hold integers, found {v}")))?;
+                if i.abs() > i64::from(MAX_WEIGHT) {
+                    return Err(content(format!(
+                        "weight {} = {i} is out of range -{MAX_WEIGHT}..={MAX_WEIGHT}",
+                        EvalParams::weight_name(index)
+                    )));
+                }
+                Ok(i as i32)
             };
             match &value {
-                toml::Value::Integer(_) if g.len == 1 => p.weights[g.offset] = as_int(&value)?,
+                toml::Value::Integer(_) if g.len == 1 => {
+                    p.weights[g.offset] = as_int(&value, g.offset)?
+                }
                 toml::Value::Array(items) if items.len() == g.len => {
                     for (i, v) in items.iter().enumerate() {
-                        p.weights[g.offset + i] = as_int(v)?;
+                        p.weights[g.offset + i] = as_int(v, g.offset + i)?;
                     }
                 }
                 toml::Value::Table(t) if g.len == 7 => {
@@ -287,7 +314,7 @@ impl EvalParams {
                             .ok_or_else(|| {
                                 content(format!("unknown piece \"{name}\" in \"{key}\""))
                             })?;
-                        p.weights[g.offset + i] = as_int(v)?;
+                        p.weights[g.offset + i] = as_int(v, g.offset + i)?;
                     }
                 }
                 _ => {
@@ -302,12 +329,18 @@ impl EvalParams {
                 }
             }
         }
+        if !sets_weights {
+            return Err(content(
+                "sets no weights (an empty file is refused rather than read as the defaults)"
+                    .to_string(),
+            ));
+        }
         Ok(p)
     }
 
     /// Loads weights for `kind` from a TOML file.
     pub fn load(kind: VariantKind, path: &Path) -> Result<EvalParams, ParamsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ParamsError::Io {
+        let text = crate::input::read_to_string(path).map_err(|source| ParamsError::Io {
             path: path.display().to_string(),
             source,
         })?;
@@ -374,14 +407,14 @@ pub trait Accumulator {
 pub struct Score<'a> {
     /// The weights.
     pub weights: &'a [i32],
-    /// Running total (White's view).
-    pub total: i32,
+    /// Running total (White's view), wide enough that no weights overflow it.
+    pub total: i64,
 }
 
 impl Accumulator for Score<'_> {
     #[inline(always)]
     fn add(&mut self, index: usize, count: i32) {
-        self.total += self.weights[index] * count;
+        self.total += i64::from(self.weights[index]) * i64::from(count);
     }
 }
 
@@ -524,7 +557,8 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     acc.add(idx::TEMPO, if pos.turn().is_white() { 1 } else { -1 });
 }
 
-/// Static evaluation of `pos` in centipawns from the side to move's view.
+/// Static evaluation of `pos` in centipawns from the side to move's view,
+/// within ±[`MAX_EVAL`].
 #[inline]
 pub fn evaluate<V: Variant>(pos: &Position<V>, params: &EvalParams) -> i32 {
     let mut s = Score {
@@ -532,10 +566,11 @@ pub fn evaluate<V: Variant>(pos: &Position<V>, params: &EvalParams) -> i32 {
         total: 0,
     };
     eval_terms(pos, &mut s);
+    let total = s.total.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32;
     if pos.turn().is_white() {
-        s.total
+        total
     } else {
-        -s.total
+        -total
     }
 }
 
@@ -580,6 +615,35 @@ mod tests {
     }
 
     #[test]
+    fn weights_beyond_the_bound_are_refused_naming_the_weight() {
+        let err = EvalParams::from_toml(VariantKind::Chess, "[material]\npawn = 20000\n", "w.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("w.toml"), "{err}");
+        assert!(err.contains("material.pawn = 20000"), "{err}");
+        assert!(err.contains(&MAX_WEIGHT.to_string()), "{err}");
+        let err = EvalParams::from_toml(VariantKind::Chess, "tempo = -10001", "w.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("weight tempo = -10001"), "{err}");
+        let ok = EvalParams::from_toml(VariantKind::Chess, "tempo = -10000", "w.toml").unwrap();
+        assert_eq!(ok.weights[idx::TEMPO], -MAX_WEIGHT);
+    }
+
+    #[test]
+    fn extreme_weights_keep_the_evaluation_below_the_mate_range() {
+        // Weights set in memory (the tuner does) are not bounded; the
+        // evaluation still is, with no overflow.
+        let mut p = EvalParams::default_for(VariantKind::Chess);
+        p.weights[idx::MATERIAL] = i32::MAX;
+        let white = Position::<Chess>::from_fen("4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1").unwrap();
+        assert_eq!(evaluate(&white, &p), MAX_EVAL);
+        let black = Position::<Chess>::from_fen("4k3/8/8/8/8/8/PPP5/4K3 b - - 0 1").unwrap();
+        assert_eq!(evaluate(&black, &p), -MAX_EVAL);
+        assert!(MAX_EVAL < crate::alphabeta::MATE_BOUND && MAX_EVAL <= i32::from(i16::MAX));
+    }
+
+    #[test]
     fn toml_round_trip_and_errors() {
         for kind in VariantKind::ALL {
             let mut p = EvalParams::default_for(kind);
@@ -603,5 +667,9 @@ mod tests {
             .unwrap_err();
         assert!(err.to_string().contains("not chess"), "{err}");
         assert!(EvalParams::from_toml(VariantKind::Chess, "x = ", "f.toml").is_err());
+        for empty in ["", "\n# nothing\n", "variant = \"chess\"\n"] {
+            let err = EvalParams::from_toml(VariantKind::Chess, empty, "f.toml").unwrap_err();
+            assert!(err.to_string().contains("f.toml: sets no weights"), "{err}");
+        }
     }
 }

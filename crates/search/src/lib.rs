@@ -11,9 +11,11 @@
 pub mod alphabeta;
 pub mod bench;
 pub mod eval;
+pub mod input;
 pub mod limits;
 pub mod protocol;
 pub mod score;
+pub mod settings;
 pub mod tt;
 
 pub use alphabeta::{Info, Shared, Worker, MATE, MATE_BOUND};

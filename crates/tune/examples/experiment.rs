@@ -49,7 +49,7 @@ fn num<T: std::str::FromStr>(s: &str) -> Result<T, String> {
 }
 
 fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    search::settings::default_threads()
 }
 
 fn datagen(a: &[String]) -> Result<(), String> {

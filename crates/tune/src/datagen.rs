@@ -421,7 +421,7 @@ pub fn from_games(
     let mut out = Vec::new();
     let mut skipped = 0;
     if is_pgn {
-        let text = std::fs::read_to_string(path).map_err(Error::io(&name))?;
+        let text = search::input::read_to_string(path).map_err(Error::io(&name))?;
         let games = arena::pgn::read_games(&text, kind).map_err(|e| Error::Line {
             file: name.clone(),
             line: e.line,

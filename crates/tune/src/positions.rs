@@ -39,7 +39,7 @@ pub fn format_result(r: f64) -> &'static str {
 /// an error naming the file and the line.
 pub fn read<V: Variant>(path: &Path) -> Result<Vec<(Position<V>, f32)>> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(Error::io(&name))?;
+    let text = search::input::read_to_string(path).map_err(Error::io(&name))?;
     parse::<V>(&text, &name)
 }
 

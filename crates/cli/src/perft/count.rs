@@ -215,14 +215,6 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("size \"{text}\" is too large"))
 }
 
-/// The machine's physical memory in bytes, where `/proc/meminfo` tells it.
-pub fn physical_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,7 +36,6 @@ use movegen::{with_game, PerftStats, Position, StatColumns, Variant, VariantGame
 use parallel::{divide_counts, perft_counts};
 use progress::{Progress, Units};
 use report::{DepthRow, Reporter};
-use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -47,8 +46,6 @@ pub const DEFAULT_DEPTH: u32 = 5;
 /// The deepest perft accepted (node counts overflow 64 bits not far beyond,
 /// and nothing that deep would finish anyway).
 pub const MAX_DEPTH: u32 = 20;
-/// The most worker threads accepted by `--threads`.
-pub const MAX_THREADS: usize = 1024;
 
 /// How results are written to stdout.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -174,25 +171,12 @@ impl Settings {
             None => None,
             Some(text) => {
                 let bytes = count::parse_size(text).map_err(|e| anyhow!("--hash: {e}"))?;
-                if let Some(total) = count::physical_memory() {
-                    if bytes as u64 > total {
-                        bail!(
-                            "--hash {text} is more than this machine's memory ({} MiB)",
-                            total >> 20
-                        );
-                    }
-                }
+                let bytes = search::settings::check_hash_bytes(bytes as u64)
+                    .map_err(|e| anyhow!("--hash {text}: {e}"))?;
                 Some(bytes)
             }
         };
-        let threads = match args.threads {
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            Some(0) => bail!("--threads must be at least 1"),
-            Some(t) if t > MAX_THREADS => {
-                bail!("--threads {t} is too many (at most {MAX_THREADS})")
-            }
-            Some(t) => t,
-        };
+        let threads = crate::resources::threads("--threads", args.threads)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("perft-{i}"))
@@ -200,7 +184,7 @@ impl Settings {
             .with_context(|| format!("cannot start {threads} worker threads"))?;
         Ok(Settings {
             pool,
-            progress: !args.quiet && std::io::stderr().is_terminal(),
+            progress: crate::resources::show_progress(args.quiet),
             quiet: args.quiet,
             split: match args.split_depth {
                 Some(k) => SplitConfig::fixed(k),

@@ -222,8 +222,8 @@ pub struct Part {
 pub fn read_part(path: &Path) -> anyhow::Result<Part> {
     let file = path.display().to_string();
     let what = format!("part file {file}");
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read part file {file}"))?;
+    let text = search::input::read_to_string(path)
+        .with_context(|| format!("cannot read part file {file}"))?;
     let record = Record::parse(&text, &PART_FORMAT, &what)?;
     let meta = RunMeta::from_identity(&record.identity, &what)?;
     if meta.shard.is_none() {

@@ -6,7 +6,7 @@
 //! the nodes/s rate.
 
 use super::report::human_rate;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -45,24 +45,20 @@ impl Progress {
                 "{{msg}} [{{elapsed_precise}}] {{wide_bar}} {counter} {{rate}}, ETA {{eta}}"
             );
             let done = Arc::clone(&nodes);
-            let style = ProgressStyle::with_template(&template)
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .with_key(
-                    "rate",
-                    move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                        let seconds = state.elapsed().as_secs_f64();
-                        let n = done.load(Ordering::Relaxed);
-                        let rate = if seconds > 0.0 {
-                            n as f64 / seconds
-                        } else {
-                            0.0
-                        };
-                        let _ = write!(w, "{} nodes/s", human_rate(rate));
-                    },
-                );
-            ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden())
-                .with_style(style)
-                .with_message(message)
+            let style = crate::resources::progress_style(&template).with_key(
+                "rate",
+                move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let seconds = state.elapsed().as_secs_f64();
+                    let n = done.load(Ordering::Relaxed);
+                    let rate = if seconds > 0.0 {
+                        n as f64 / seconds
+                    } else {
+                        0.0
+                    };
+                    let _ = write!(w, "{} nodes/s", human_rate(rate));
+                },
+            );
+            crate::resources::progress_bar(false, len, style).with_message(message)
         });
         Progress {
             bar,
@@ -101,7 +97,7 @@ impl Progress {
             && self.start.elapsed() >= SHOW_AFTER
             && !self.shown.swap(true, Ordering::Relaxed)
         {
-            bar.set_draw_target(ProgressDrawTarget::stderr());
+            crate::resources::draw_progress(bar);
             bar.enable_steady_tick(Duration::from_millis(200));
         }
     }

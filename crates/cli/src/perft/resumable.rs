@@ -10,7 +10,6 @@ use super::progress::{Progress, Units};
 use super::report::{DepthRow, Reporter};
 use super::subtrees::{count, enumerate, Done, ShardSpec, Subtree};
 use super::{sorted_uci, Settings};
-use anyhow::Context as _;
 use movegen::{PerftStats, Position, StatColumns, Variant};
 use std::io::Write;
 use std::path::Path;
@@ -246,21 +245,7 @@ pub fn run_shard<V: Variant>(
             write_part(&mut o, &meta, columns, &rows)?;
             o.flush()?;
         }
-        Some(p) => {
-            // Written next to the target and renamed: a killed shard never
-            // leaves a half-written part behind.
-            let mut tmp_name = p.as_os_str().to_owned();
-            tmp_name.push(".tmp");
-            let tmp = std::path::PathBuf::from(tmp_name);
-            let write = || -> anyhow::Result<()> {
-                let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-                write_part(&mut f, &meta, columns, &rows)?;
-                f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-                std::fs::rename(&tmp, p)?;
-                Ok(())
-            };
-            write().with_context(|| format!("cannot write output file {}", p.display()))?;
-        }
+        Some(p) => crate::output::write_output_file(p, |f| write_part(f, &meta, columns, &rows))?,
     }
     Ok(())
 }

@@ -89,7 +89,17 @@ fn csv_error(path: &Path, lines: &Lines, e: csv::Error) -> anyhow::Error {
 /// file and line.
 pub fn load(path: &Path) -> anyhow::Result<Vec<Row>> {
     let file = path.display();
-    let data = std::fs::read(path).with_context(|| format!("cannot read suite file {file}"))?;
+    let data =
+        search::input::read(path).with_context(|| format!("cannot read suite file {file}"))?;
+    // A last row without its newline is a file cut short (a killed writer, a
+    // full disk): its node count may be cut too, so it is refused rather than
+    // read as a mismatch.
+    let tail = &data[data.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)..];
+    let tail_text = String::from_utf8_lossy(tail);
+    if !tail_text.trim().is_empty() && !tail_text.trim_start().starts_with('#') {
+        let line = data.iter().filter(|&&b| b == b'\n').count() + 1;
+        bail!("{file}: line {line}: the last row has no newline (a cut-off file?); end the file with a newline");
+    }
     let lines = Lines::new(&data);
     let mut csv = csv::ReaderBuilder::new()
         .has_headers(true)

@@ -39,12 +39,7 @@ use std::time::Duration;
 pub const ENGINE_NAME: &str = "varia";
 /// The engine's version (the workspace version).
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
-/// Largest transposition table accepted, in megabytes.
-pub const MAX_HASH_MB: usize = 4096;
-/// Most search threads accepted.
-pub const MAX_THREADS: usize = 256;
-/// Transposition table size when nothing is set, in megabytes.
-pub const DEFAULT_HASH_MB: usize = 16;
+pub use crate::settings::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 
 /// Halfmove clocks and move numbers beyond these are rejected in FENs: they
 /// cannot arise in a game and would only invite overflow.

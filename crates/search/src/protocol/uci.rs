@@ -26,8 +26,7 @@
 
 use super::session::{self, Engine, Protocol};
 use super::{
-    new_game, play_uci, tokens, DEFAULT_HASH_MB, ENGINE_NAME, ENGINE_VERSION, MAX_HASH_MB,
-    MAX_THREADS,
+    new_game, play_uci, tokens, DEFAULT_HASH_MB, ENGINE_NAME, ENGINE_VERSION, MAX_THREADS,
 };
 use crate::bench::{Signature, MAX_DEPTH, SIGNATURE_DEPTH};
 use crate::score::UciScore;
@@ -185,7 +184,8 @@ impl Uci {
             "option name UCI_Variant type combo default chess{vars}"
         ));
         out.line(&format!(
-            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {}",
+            crate::settings::max_hash_mb()
         ));
         out.line(&format!(
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
@@ -285,10 +285,11 @@ impl Uci {
                     VARIANTS.join(" ")
                 )),
             },
-            "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => self.engine.set_hash_mb(mb),
+            "hash" => match value.parse::<u64>().map(crate::settings::check_hash_mb) {
+                Ok(Ok(mb)) => self.engine.set_hash_mb(mb),
                 _ => self.error(&format!(
-                    "bad Hash value \"{value}\" (1 to {MAX_HASH_MB} MB)"
+                    "bad Hash value \"{value}\" (1 to {} MB)",
+                    crate::settings::max_hash_mb()
                 )),
             },
             "threads" => match value.parse::<usize>() {

@@ -42,7 +42,7 @@
 //! `Error (bad FEN): <details>`; the engine keeps running.
 
 use super::session::{self, Engine, Protocol};
-use super::{new_game, play_uci, tokens, MAX_HASH_MB, MAX_THREADS};
+use super::{new_game, play_uci, tokens};
 use crate::score::cecp_score;
 use crate::{EvalParams, Info, Limits, SearchResult};
 use movegen::{Color, VariantKind};
@@ -243,12 +243,21 @@ impl Protocol for Xboard {
                 self.force = true;
                 self.announced = true;
             }
-            "memory" => match arg.and_then(|a| a.parse::<usize>().ok()) {
-                Some(mb) => self.engine.set_hash_mb(mb.clamp(1, MAX_HASH_MB)),
+            "memory" => match arg.and_then(|a| a.parse::<u64>().ok()) {
+                Some(asked) => {
+                    let (mb, clamped) = crate::settings::clamp_hash_mb(asked);
+                    if clamped.is_some() {
+                        self.engine.out.line(&format!(
+                            "# memory {asked} MB is out of range: using {mb} MB (1 to {} MB)",
+                            crate::settings::max_hash_mb()
+                        ));
+                    }
+                    self.engine.set_hash_mb(mb);
+                }
                 None => self.error("bad memory size", line.trim()),
             },
-            "cores" => match arg.and_then(|a| a.parse::<usize>().ok()) {
-                Some(n) => self.engine.threads = n.clamp(1, MAX_THREADS),
+            "cores" => match arg.and_then(|a| a.parse::<u64>().ok()) {
+                Some(n) => self.engine.threads = crate::settings::clamp_threads(n),
                 None => self.error("bad number of cores", line.trim()),
             },
             "post" => self.post.store(true, Relaxed),
