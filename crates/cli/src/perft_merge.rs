@@ -22,7 +22,7 @@
 //! only) and are left out.
 
 use crate::perft::parallel::perft_counts;
-use crate::perft::part::{read_part, Part};
+use crate::perft::part::{read_part, Part, RunMeta};
 use crate::perft::report::{self, DepthRow};
 use crate::perft::subtrees::{enumerate, ShardSpec};
 use crate::perft::{count, progress::Units, Format, Settings};
@@ -137,6 +137,18 @@ fn merge<V: Variant>(
         );
     }
     let paths: Vec<String> = subtrees.iter().map(|t| t.path_text()).collect();
+    let (total, seconds) = tally(parts, &paths, shards)?;
+    print_rows(&pos, meta, total, seconds, format, settings)
+}
+
+/// Adds up the parts' subtree counts, checking that every subtree is in
+/// the file of its shard, once, and that none is missing. Returns the total
+/// and the parts' summed time.
+fn tally(
+    parts: &[(String, Part)],
+    paths: &[String],
+    shards: u32,
+) -> anyhow::Result<(PerftStats, f64)> {
     let show = |i: usize| {
         let p = if paths[i].is_empty() {
             "(root)"
@@ -145,7 +157,7 @@ fn merge<V: Variant>(
         };
         format!("\"{p}\" (shard {}/{shards})", ShardSpec::owner(i, shards))
     };
-    let mut seen: Vec<Option<(usize, u64)>> = vec![None; subtrees.len()];
+    let mut seen: Vec<Option<(usize, u64)>> = vec![None; paths.len()];
     let mut total = PerftStats::default();
     let mut seconds = 0.0;
     let mut duplicates = Vec::new();
@@ -154,10 +166,10 @@ fn merge<V: Variant>(
         for (line, row) in &part.rows {
             let at = format!("part file {name}: line {line}");
             let i = row.index;
-            if i >= subtrees.len() {
+            if i >= paths.len() {
                 bail!(
                     "{at}: subtree index {i} out of range (there are {})",
-                    subtrees.len()
+                    paths.len()
                 );
             }
             if row.path != paths[i] {
@@ -194,7 +206,7 @@ fn merge<V: Variant>(
             some_of(&duplicates)
         );
     }
-    let missing: Vec<usize> = (0..subtrees.len()).filter(|&i| seen[i].is_none()).collect();
+    let missing: Vec<usize> = (0..paths.len()).filter(|&i| seen[i].is_none()).collect();
     if !missing.is_empty() {
         let given: BTreeSet<u32> = parts
             .iter()
@@ -213,11 +225,23 @@ fn merge<V: Variant>(
         bail!(
             "{} of {} subtrees missing: {}{files}",
             missing.len(),
-            subtrees.len(),
+            paths.len(),
             some_of(&names)
         );
     }
 
+    Ok((total, seconds))
+}
+
+/// Prints the depths below the split (counted here) and the merged depth.
+fn print_rows<V: Variant>(
+    pos: &Position<V>,
+    meta: &RunMeta,
+    total: PerftStats,
+    seconds: f64,
+    format: Format,
+    settings: &Settings,
+) -> anyhow::Result<ExitCode> {
     let columns = StatColumns::of::<V>();
     let mut reporter = report::new(format, false, meta.stats, std::io::stdout().lock())?;
     reporter.begin_position(V::KIND, &meta.fen)?;
@@ -225,7 +249,7 @@ fn merge<V: Variant>(
     for d in 1..=meta.split_depth {
         let progress = settings.progress(0, Units::Tasks, format!("{} depth {d}", V::KIND));
         let start = Instant::now();
-        let counts = perft_counts(&pos, d, &settings.pool, settings.split, &progress, counter);
+        let counts = perft_counts(pos, d, &settings.pool, settings.split, &progress, counter);
         let seconds = start.elapsed().as_secs_f64();
         progress.finish();
         reporter.row(&DepthRow {

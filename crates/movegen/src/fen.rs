@@ -108,99 +108,119 @@ fn parse_checks_pair(s: &str) -> Option<(u8, u8)> {
     Some((w, b))
 }
 
+fn parse_turn(field: Option<&str>) -> Result<Color, FenError> {
+    match field {
+        None | Some("w") => Ok(Color::White),
+        Some("b") => Ok(Color::Black),
+        Some(t) => Err(FenError::Turn(t.to_string())),
+    }
+}
+
+fn parse_castling(field: Option<&str>) -> Result<u8, FenError> {
+    let c = match field {
+        None | Some("-") => return Ok(0),
+        Some(c) => c,
+    };
+    let mut rights = 0u8;
+    for ch in c.chars() {
+        let bit = match ch {
+            'K' => castle::WHITE_KING,
+            'Q' => castle::WHITE_QUEEN,
+            'k' => castle::BLACK_KING,
+            'q' => castle::BLACK_QUEEN,
+            _ => return Err(FenError::Castling(c.to_string())),
+        };
+        if rights & bit != 0 {
+            return Err(FenError::Castling(c.to_string()));
+        }
+        rights |= bit;
+    }
+    Ok(rights)
+}
+
+fn parse_ep(field: Option<&str>, turn: Color) -> Result<Option<Square>, FenError> {
+    let e = match field {
+        None | Some("-") => return Ok(None),
+        Some(e) => e,
+    };
+    let sq = Square::parse(e).ok_or_else(|| FenError::EnPassant(e.to_string()))?;
+    let expected_rank = if turn.is_white() { 5 } else { 2 };
+    if sq.rank() != expected_rank {
+        return Err(FenError::EnPassant(e.to_string()));
+    }
+    Ok(Some(sq))
+}
+
+/// The fields after the en-passant square: threecheck's remaining checks
+/// (X-FEN `W+B`, before the clocks), the halfmove clock, the fullmove
+/// number, and threecheck's checks given (Lichess `+W+B`, after the clocks).
+/// Returns the clocks and the checks remaining.
+fn parse_counters<'a, V: Variant>(
+    fields: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+) -> Result<(u32, u32, [u8; 2]), FenError> {
+    let mut checks_left = [3u8, 3u8];
+    let mut remaining_given = false;
+    if let Some(f) = fields.peek() {
+        if f.contains('+') && !f.starts_with('+') {
+            if !V::CHECK_COUNTING {
+                return Err(FenError::Extra(f.to_string()));
+            }
+            let (w, b) = parse_checks_pair(f).ok_or_else(|| FenError::Checks(f.to_string()))?;
+            checks_left = [w, b];
+            remaining_given = true;
+            fields.next();
+        }
+    }
+    let halfmove = match fields.peek() {
+        Some(h) if !h.starts_with('+') => {
+            let v = h
+                .parse::<u32>()
+                .map_err(|_| FenError::Halfmove(h.to_string()))?;
+            fields.next();
+            v
+        }
+        _ => 0,
+    };
+    let fullmove = match fields.peek() {
+        Some(f) if !f.starts_with('+') => {
+            let v = f
+                .parse::<u32>()
+                .ok()
+                .filter(|&v| v > 0)
+                .ok_or_else(|| FenError::Fullmove(f.to_string()))?;
+            fields.next();
+            v
+        }
+        _ => 1,
+    };
+    if let Some(f) = fields.next() {
+        if !V::CHECK_COUNTING || !f.starts_with('+') {
+            return Err(FenError::Extra(f.to_string()));
+        }
+        if remaining_given {
+            // Two counters that could disagree: which one is meant?
+            return Err(FenError::Checks(format!(
+                "{f}: give either the remaining checks (W+B) or the checks given (+W+B), not both"
+            )));
+        }
+        let (w, b) = parse_checks_pair(&f[1..]).ok_or_else(|| FenError::Checks(f.to_string()))?;
+        checks_left = [3 - w, 3 - b];
+        if let Some(extra) = fields.next() {
+            return Err(FenError::Extra(extra.to_string()));
+        }
+    }
+    Ok((halfmove, fullmove, checks_left))
+}
+
 impl<V: Variant> Position<V> {
     /// Parses and validates a FEN.
     pub fn from_fen(fen: &str) -> Result<Self, FenError> {
         let mut fields = fen.split_ascii_whitespace().peekable();
         let board = parse_board::<V>(fields.next().ok_or(FenError::Empty)?)?;
-        let turn = match fields.next() {
-            None | Some("w") => Color::White,
-            Some("b") => Color::Black,
-            Some(t) => return Err(FenError::Turn(t.to_string())),
-        };
-        let castling = match fields.next() {
-            None | Some("-") => 0,
-            Some(c) => {
-                let mut rights = 0u8;
-                for ch in c.chars() {
-                    let bit = match ch {
-                        'K' => castle::WHITE_KING,
-                        'Q' => castle::WHITE_QUEEN,
-                        'k' => castle::BLACK_KING,
-                        'q' => castle::BLACK_QUEEN,
-                        _ => return Err(FenError::Castling(c.to_string())),
-                    };
-                    if rights & bit != 0 {
-                        return Err(FenError::Castling(c.to_string()));
-                    }
-                    rights |= bit;
-                }
-                rights
-            }
-        };
-        let ep = match fields.next() {
-            None | Some("-") => None,
-            Some(e) => {
-                let sq = Square::parse(e).ok_or_else(|| FenError::EnPassant(e.to_string()))?;
-                let expected_rank = if turn.is_white() { 5 } else { 2 };
-                if sq.rank() != expected_rank {
-                    return Err(FenError::EnPassant(e.to_string()));
-                }
-                Some(sq)
-            }
-        };
-        let mut checks_left = [3u8, 3u8];
-        let mut remaining_given = false;
-        if let Some(f) = fields.peek() {
-            if f.contains('+') && !f.starts_with('+') {
-                if !V::CHECK_COUNTING {
-                    return Err(FenError::Extra(f.to_string()));
-                }
-                let (w, b) = parse_checks_pair(f).ok_or_else(|| FenError::Checks(f.to_string()))?;
-                checks_left = [w, b];
-                remaining_given = true;
-                fields.next();
-            }
-        }
-        let halfmove = match fields.peek() {
-            Some(h) if !h.starts_with('+') => {
-                let v = h
-                    .parse::<u32>()
-                    .map_err(|_| FenError::Halfmove(h.to_string()))?;
-                fields.next();
-                v
-            }
-            _ => 0,
-        };
-        let fullmove = match fields.peek() {
-            Some(f) if !f.starts_with('+') => {
-                let v = f
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|&v| v > 0)
-                    .ok_or_else(|| FenError::Fullmove(f.to_string()))?;
-                fields.next();
-                v
-            }
-            _ => 1,
-        };
-        if let Some(f) = fields.next() {
-            if !V::CHECK_COUNTING || !f.starts_with('+') {
-                return Err(FenError::Extra(f.to_string()));
-            }
-            if remaining_given {
-                // Two counters that could disagree: which one is meant?
-                return Err(FenError::Checks(format!(
-                    "{f}: give either the remaining checks (W+B) or the checks given (+W+B), not both"
-                )));
-            }
-            let (w, b) =
-                parse_checks_pair(&f[1..]).ok_or_else(|| FenError::Checks(f.to_string()))?;
-            checks_left = [3 - w, 3 - b];
-            if let Some(extra) = fields.next() {
-                return Err(FenError::Extra(extra.to_string()));
-            }
-        }
+        let turn = parse_turn(fields.next())?;
+        let castling = parse_castling(fields.next())?;
+        let ep = parse_ep(fields.next(), turn)?;
+        let (halfmove, fullmove, checks_left) = parse_counters::<V>(&mut fields)?;
 
         let mut pos = Position::<V> {
             board,

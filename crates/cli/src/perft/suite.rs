@@ -182,6 +182,9 @@ struct OutRow<'a> {
     ok: bool,
 }
 
+/// The `--out` CSV of a suite run, header written.
+type OutWriter = csv::Writer<BufWriter<File>>;
+
 /// Runs every row on the pool, writes `--out` in input order as rows finish,
 /// prints the mismatches, the divide of the first one, and a summary.
 /// Exit code 1 if any row differs.
@@ -203,14 +206,33 @@ pub fn run(
             Some(w)
         }
     };
+    let start = Instant::now();
+    let (got, write_error) = count_rows(rows, writer.as_mut(), settings);
+    let seconds = start.elapsed().as_secs_f64();
+    if let (Some(e), Some(p)) = (write_error, out) {
+        return Err(e.context(format!("cannot write output file {}", p.display())));
+    }
+    if let (Some(mut w), Some(p)) = (writer, out) {
+        w.flush()
+            .with_context(|| format!("cannot write output file {}", p.display()))?;
+    }
+    report(path, rows, &got, seconds, settings)
+}
+
+/// Counts every row on the pool, writing the finished prefix of `writer`
+/// in input order as rows finish. Returns each row's count and the first
+/// write error (counting goes on after one; the file is then not written).
+fn count_rows(
+    rows: &[Row],
+    mut writer: Option<&mut OutWriter>,
+    settings: &Settings,
+) -> (Vec<Option<u64>>, Option<anyhow::Error>) {
     let total_expected = rows.iter().fold(0u64, |s, r| s.saturating_add(r.expected));
     let progress = settings.progress(
         total_expected,
         Units::Percent,
         format!("0/{} rows", rows.len()),
     );
-
-    let start = Instant::now();
     let mut got: Vec<Option<u64>> = vec![None; rows.len()];
     let mut write_error: Option<anyhow::Error> = None;
     std::thread::scope(|s| {
@@ -229,7 +251,6 @@ pub fn run(
                     });
             });
         });
-        // Collect results; write the finished prefix of the file in input order.
         let mut done = 0usize;
         let mut next = 0usize;
         for (i, n) in rx {
@@ -237,47 +258,54 @@ pub fn run(
             done += 1;
             progress.inc(rows[i].expected, n);
             progress.set_message(format!("{done}/{} rows", rows.len()));
-            if let (Some(w), None) = (writer.as_mut(), write_error.as_ref()) {
-                let mut result = Ok(());
-                while let Some(Some(n)) = got.get(next) {
-                    let r = &rows[next];
-                    result = w.serialize(OutRow {
-                        variant: &r.variant_text,
-                        fen: &r.fen_text,
-                        depth: r.depth,
-                        nodes: *n,
-                        expected: r.expected,
-                        ok: *n == r.expected,
-                    });
-                    if result.is_err() {
-                        break;
-                    }
-                    next += 1;
-                }
-                if let Err(e) = result
-                    .map_err(anyhow::Error::from)
-                    .and_then(|()| Ok(w.flush()?))
-                {
+            if let (Some(w), None) = (writer.as_deref_mut(), write_error.as_ref()) {
+                if let Err(e) = write_prefix(w, rows, &got, &mut next) {
                     write_error = Some(e);
                 }
             }
         }
     });
-    let seconds = start.elapsed().as_secs_f64();
     progress.finish();
-    if let (Some(e), Some(p)) = (write_error, out) {
-        return Err(e.context(format!("cannot write output file {}", p.display())));
-    }
-    if let (Some(mut w), Some(p)) = (writer, out) {
-        w.flush()
-            .with_context(|| format!("cannot write output file {}", p.display()))?;
-    }
+    (got, write_error)
+}
 
+/// Writes the rows from `next` on that have a count, in input order, and
+/// flushes.
+fn write_prefix(
+    w: &mut OutWriter,
+    rows: &[Row],
+    got: &[Option<u64>],
+    next: &mut usize,
+) -> anyhow::Result<()> {
+    while let Some(Some(n)) = got.get(*next) {
+        let r = &rows[*next];
+        w.serialize(OutRow {
+            variant: &r.variant_text,
+            fen: &r.fen_text,
+            depth: r.depth,
+            nodes: *n,
+            expected: r.expected,
+            ok: *n == r.expected,
+        })?;
+        *next += 1;
+    }
+    Ok(w.flush()?)
+}
+
+/// Prints the mismatches, the divide of the first one and the summary;
+/// exit code 1 if any row differs.
+fn report(
+    path: &Path,
+    rows: &[Row],
+    got: &[Option<u64>],
+    seconds: f64,
+    settings: &Settings,
+) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut o = stdout.lock();
     let mut failed = Vec::new();
     let mut nodes = 0u64;
-    for (row, n) in rows.iter().zip(&got) {
+    for (row, n) in rows.iter().zip(got) {
         // Every row was sent unless a worker panicked, which aborts anyway.
         let n = n.unwrap_or(0);
         nodes = nodes.saturating_add(n);
