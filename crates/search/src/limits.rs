@@ -3,13 +3,14 @@
 //! [`Limits`] is what a protocol asks for (`wtime/btime/winc/binc/movestogo`,
 //! `movetime`, `depth`, `nodes`, `infinite`); [`Clock`] turns it into a soft
 //! limit (do not start another iteration after it) and a hard limit (stop in
-//! the middle of one), with a safety margin for the protocol round trip.
+//! the middle of one), with a safety margin for the protocol round trip
+//! ([`Limits::move_overhead`], the protocols' `Move Overhead` option).
 
 use movegen::Color;
 use std::time::{Duration, Instant};
 
 /// What the search may spend.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Maximum depth in plies.
     pub depth: Option<u32>,
@@ -29,6 +30,27 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until told to stop.
     pub infinite: bool,
+    /// Time kept back from every clock budget for the protocol round trip
+    /// and process scheduling ([`DEFAULT_MOVE_OVERHEAD`] unless set).
+    pub move_overhead: Duration,
+}
+
+impl Default for Limits {
+    /// No limit at all, with the default move overhead.
+    fn default() -> Limits {
+        Limits {
+            depth: None,
+            nodes: None,
+            movetime: None,
+            wtime: None,
+            btime: None,
+            winc: Duration::ZERO,
+            binc: Duration::ZERO,
+            movestogo: None,
+            infinite: false,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+        }
+    }
 }
 
 impl Limits {
@@ -57,8 +79,11 @@ impl Limits {
     }
 }
 
-/// Time reserved for the protocol round trip and process scheduling.
-pub const MOVE_OVERHEAD: Duration = Duration::from_millis(15);
+/// Time reserved for the protocol round trip and process scheduling when
+/// nothing else is set.
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(15);
+/// Largest move overhead the protocols accept.
+pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_millis(5000);
 
 /// The running clock of one search.
 #[derive(Debug)]
@@ -79,7 +104,7 @@ impl Clock {
         if !limits.infinite {
             if let Some(t) = limits.movetime {
                 let t = t
-                    .saturating_sub(MOVE_OVERHEAD)
+                    .saturating_sub(limits.move_overhead)
                     .max(Duration::from_millis(1));
                 soft = Some(t);
                 hard = Some(t);
@@ -89,7 +114,7 @@ impl Clock {
                     Color::Black => (limits.btime, limits.binc),
                 };
                 if let Some(time) = time {
-                    let left = time.saturating_sub(MOVE_OVERHEAD);
+                    let left = time.saturating_sub(limits.move_overhead);
                     let mtg = limits.movestogo.unwrap_or(30).clamp(1, 50);
                     let base = left / mtg + inc * 3 / 4;
                     let cap = left * 2 / 5;
@@ -149,5 +174,34 @@ mod tests {
             ..Limits::default()
         };
         assert!(Clock::start(&tiny, Color::Black, 1).hard.unwrap() >= Duration::from_millis(1));
+    }
+
+    #[test]
+    fn move_overhead_comes_off_every_budget() {
+        let movetime = Limits::movetime(Duration::from_millis(1000));
+        assert_eq!(movetime.move_overhead, DEFAULT_MOVE_OVERHEAD);
+        let c = Clock::start(&movetime, Color::White, 1);
+        assert_eq!(c.hard, Some(Duration::from_millis(985)));
+        let c = Clock::start(
+            &Limits {
+                move_overhead: Duration::from_millis(300),
+                ..movetime
+            },
+            Color::White,
+            1,
+        );
+        assert_eq!(c.hard, Some(Duration::from_millis(700)));
+        let clock = |overhead: u64| {
+            let l = Limits {
+                btime: Some(Duration::from_millis(3000)),
+                move_overhead: Duration::from_millis(overhead),
+                ..Limits::default()
+            };
+            Clock::start(&l, Color::Black, 1).hard.unwrap()
+        };
+        // 2/5 of what is left after the overhead.
+        assert_eq!(clock(0), Duration::from_millis(300));
+        assert_eq!(clock(1500), Duration::from_millis(150));
+        assert_eq!(clock(5000), Duration::from_millis(1));
     }
 }

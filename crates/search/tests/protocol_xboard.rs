@@ -55,7 +55,7 @@ fn protover_announces_exactly_the_implemented_features() {
         f,
         "feature myname=\"varia\" variants=\"normal,giveaway,3check,atomic,losers,knightmate\" \
          setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 \
-         analyze=0 reuse=1 done=1"
+         analyze=0 reuse=1 option=\"Move Overhead -spin 15 0 5000\" done=1"
     );
     assert!(!f.contains("suicide"));
     // The announced commands are all understood.
@@ -87,6 +87,7 @@ fn protover_announces_exactly_the_implemented_features() {
         "usermove d2d4",
         "usermove d7d5",
         "remove",
+        "option Move Overhead=100",
     ] {
         s.send(cmd);
     }
@@ -464,4 +465,50 @@ fn engine_plays_a_whole_game_against_itself_without_errors() {
             );
         }
     }
+}
+
+#[test]
+fn end_of_input_stops_the_search_and_prints_its_move() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    s.send_all(&["new", "st 600", "post", "usermove e2e4"]);
+    s.until("thinking output", |l| l.starts_with("1 "));
+    let t = Instant::now();
+    let rest = s.finish();
+    assert!(
+        t.elapsed() < Duration::from_secs(20),
+        "the search went on after the end of input"
+    );
+    let last = rest.last().expect("output");
+    let after_e4 = fen_after("chess", &start_fen("chess"), &["e2e4"]);
+    assert_legal("chess", &after_e4, &engine_move(last));
+}
+
+#[test]
+fn move_overhead_option_is_checked_and_comes_off_the_clock() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    s.send("option Move Overhead=5001");
+    assert_eq!(
+        s.expect("Error"),
+        "Error (bad option value): Move Overhead=5001"
+    );
+    s.send("option Hash Size=3");
+    assert_eq!(s.expect("Error"), "Error (unknown option): Hash Size=3");
+    // 5000 ms kept back from a 5 s move: the move comes at once.
+    s.send_all(&["new", "option Move Overhead=5000", "st 5"]);
+    let t = Instant::now();
+    s.send("usermove e2e4");
+    let m = engine_move(&s.expect("move "));
+    assert!(
+        t.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_legal(
+        "chess",
+        &fen_after("chess", &start_fen("chess"), &["e2e4"]),
+        &m,
+    );
+    s.send("quit");
 }

@@ -82,12 +82,12 @@ pub enum Event {
     Line(String),
     /// The input ended (or failed).
     Eof,
-    /// Search number `id` finished; `None` if it failed.
+    /// Search number `id` finished.
     Done {
         /// The number given to the search when it started.
         id: u64,
         /// Its result.
-        result: Option<SearchResult>,
+        result: SearchResult,
     },
 }
 
@@ -148,6 +148,9 @@ pub struct SearchJob {
 pub struct Running {
     /// Its number.
     pub id: u64,
+    /// The game whose current position it searches (the protocol's game may
+    /// have moved on since).
+    pub game: VariantGame,
     /// The result is held until [`Running::stop`] (see [`SearchJob::hold`]).
     hold: bool,
     stop: Arc<AtomicBool>,
@@ -183,11 +186,43 @@ impl Running {
 /// reports each iteration through `job.on_info` and ends with
 /// [`Event::Done`] on `job.done`.
 pub fn spawn_search(game: &VariantGame, job: SearchJob) -> Running {
-    with_game!(game, V, g => spawn_search_of::<V>(*g.position(), g.history_keys().to_vec(), job))
+    let (id, hold, stop, shared) = (job.id, job.hold, job.stop.clone(), job.shared.clone());
+    let handle = with_game!(game, V, g => {
+        spawn_search_of::<V>(*g.position(), g.history_keys().to_vec(), job)
+    });
+    Running {
+        id,
+        game: game.clone(),
+        hold,
+        stop,
+        shared,
+        handle: Some(handle),
+    }
 }
 
-/// [`spawn_search`] for the monomorphised game.
-fn spawn_search_of<V: Variant>(root: Position<V>, history: Vec<u64>, job: SearchJob) -> Running {
+/// Aborts the process if the thread it lives on unwinds from a panic.
+///
+/// A panic in the search is a bug, and the protocols do not try to play on
+/// after one: the release profile has `panic = "abort"`, and this guard makes
+/// the test and dev profiles (which unwind) do the same instead of leaving
+/// the loop waiting for a search that will never report. The panic message
+/// is printed first; a match runner sees the engine's end as a crash.
+struct AbortOnPanic;
+
+impl Drop for AbortOnPanic {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            std::process::abort();
+        }
+    }
+}
+
+/// The search thread of [`spawn_search`] for the monomorphised game.
+fn spawn_search_of<V: Variant>(
+    root: Position<V>,
+    history: Vec<u64>,
+    job: SearchJob,
+) -> JoinHandle<()> {
     let SearchJob {
         id,
         limits,
@@ -199,44 +234,35 @@ fn spawn_search_of<V: Variant>(root: Position<V>, history: Vec<u64>, job: Search
         mut on_info,
         done,
     } = job;
-    let running = Running {
-        id,
-        hold,
-        stop: stop.clone(),
-        shared: shared.clone(),
-        handle: None,
-    };
-    let handle = std::thread::spawn(move || {
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut report = |info: &Info| {
-                // A stop that came before the search reset its flag.
-                if stop.load(Relaxed) {
-                    shared.stop.store(true, Relaxed);
-                }
-                on_info(info);
-            };
-            search::<V>(
-                &root,
-                &history,
-                &limits,
-                &params,
-                &shared,
-                threads,
-                &mut report,
-            )
-        }))
-        .ok();
+    std::thread::spawn(move || {
+        let _abort_on_panic = AbortOnPanic;
+        let mut report = |info: &Info| {
+            // A stop that came before the search reset its flag.
+            if stop.load(Relaxed) {
+                shared.stop.store(true, Relaxed);
+            }
+            on_info(info);
+        };
+        let result = search::<V>(
+            &root,
+            &history,
+            &limits,
+            &params,
+            &shared,
+            threads,
+            &mut report,
+        );
+        // Let go of the table before reporting, so that the protocol owns
+        // it alone once it has the report (and can free it first when it
+        // replaces it).
+        drop(shared);
         if hold {
             while !stop.load(Relaxed) {
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
         let _ = done.send(Event::Done { id, result });
-    });
-    Running {
-        handle: Some(handle),
-        ..running
-    }
+    })
 }
 
 /// Why a protocol refused a position: the FEN itself, or clocks beyond what
@@ -277,6 +303,14 @@ pub fn play_uci(game: &mut VariantGame, text: &str) -> Result<Move, MoveError> {
         return Err(MoveError::Illegal(format!("{text} (game too long)")));
     }
     game.play_uci(text)
+}
+
+/// Parses a `Move Overhead` option value: whole milliseconds from 0 to
+/// [`MAX_MOVE_OVERHEAD`](crate::limits::MAX_MOVE_OVERHEAD).
+pub fn parse_move_overhead(text: &str) -> Option<Duration> {
+    let ms = text.trim().parse::<u64>().ok()?;
+    let t = Duration::from_millis(ms);
+    (t <= crate::limits::MAX_MOVE_OVERHEAD).then_some(t)
 }
 
 /// Splits a line into whitespace-separated tokens with their byte offsets, so

@@ -3,12 +3,14 @@
 //! On `protover 2` the engine announces
 //!
 //! ```text
-//! feature myname="varia" variants="normal,giveaway,3check,atomic,losers,knightmate" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=0 reuse=1 done=1
+//! feature myname="varia" variants="normal,giveaway,3check,atomic,losers,knightmate" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=0 reuse=1 option="Move Overhead -spin 15 0 5000" done=1
 //! ```
 //!
 //! and implements what that promises: `setboard`, `usermove`, `ping`,
 //! `memory` (table size in MB), `cores`, coordinate moves, no `white`/`black`
-//! colour commands and no analysis mode. Our suicide is `giveaway` here (never
+//! colour commands, no analysis mode, and the option `Move Overhead` (ms
+//! kept back from every clock budget for the GUI round trip), set with
+//! `option Move Overhead=VALUE`. Our suicide is `giveaway` here (never
 //! `suicide`, which is another game in XBoard), threecheck is `3check`.
 //!
 //! Commands: `xboard`, `protover`, `new`, `variant`, `force`, `go`,
@@ -17,7 +19,8 @@
 //! `ping`, `result`, `memory`, `cores`, `post`, `nopost`, `undo`, `remove`,
 //! `?` (move now), `quit`; `hard`, `easy`, `random`, `computer`, `name`,
 //! `accepted`, `rejected`, `draw`, `white`, `black`, `ics`, `nps`, `hint`,
-//! `bk`, `option` are accepted and ignored.
+//! `bk` are accepted and ignored; `option NAME=VALUE` sets an announced
+//! option.
 //!
 //! Moves are sent as `move <uci>`: castling as the king's two-square move,
 //! promotions with a lowercase letter: `q r b n`, plus `k` in giveaway and `m`
@@ -41,10 +44,11 @@
 //! and for a bad `setboard` `tellusererror Illegal position` followed by
 //! `Error (bad FEN): <details>`; the engine keeps running.
 
-use super::session::{self, Engine, Protocol};
-use super::{new_game, play_uci, tokens, MAX_HASH_MB, MAX_THREADS};
+use super::session::{self, Engine, Protocol, SearchRequest};
+use super::{new_game, parse_move_overhead, play_uci, tokens, MAX_HASH_MB, MAX_THREADS};
+use crate::limits::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};
 use crate::{EvalParams, Info, Limits, SearchResult};
-use movegen::{Color, VariantKind};
+use movegen::{Color, VariantGame, VariantKind};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -55,19 +59,22 @@ use std::time::Duration;
 pub fn features() -> String {
     format!(
         "feature myname=\"varia\" variants=\"{}\" setboard=1 usermove=1 ping=1 \
-sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=0 reuse=1 done=1",
-        VariantKind::cecp_names().join(",")
+sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=0 reuse=1 \
+option=\"Move Overhead -spin {} 0 {}\" done=1",
+        VariantKind::cecp_names().join(","),
+        DEFAULT_MOVE_OVERHEAD.as_millis(),
+        MAX_MOVE_OVERHEAD.as_millis()
     )
 }
 
 /// Commands that are accepted and need nothing done.
 const IGNORED: &[&str] = &[
     "xboard", "hard", "easy", "random", "computer", "name", "accepted", "rejected", "draw",
-    "white", "black", "ics", "nps", "hint", "bk", "option", "exit", ".",
+    "white", "black", "ics", "nps", "hint", "bk", "exit", ".",
 ];
 
 /// Runs the CECP loop until `quit` or the end of `input` (a search that is
-/// running then is allowed to finish and its move is printed).
+/// running then is stopped and its move is printed).
 pub fn run<R, W>(input: R, output: W) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
@@ -255,6 +262,7 @@ impl Protocol for Xboard {
                 Some(n) => self.engine.threads = n.clamp(1, MAX_THREADS),
                 None => self.error("bad number of cores", line.trim()),
             },
+            "option" => self.option(rest),
             "post" => self.post.store(true, Relaxed),
             "nopost" => self.post.store(false, Relaxed),
             "undo" => {
@@ -284,12 +292,8 @@ impl Protocol for Xboard {
     }
 
     /// The engine's search ended: play its move.
-    fn finished(&mut self, result: Option<SearchResult>) {
-        let best = match result.and_then(|r| r.best) {
-            Some(m) => Some(m.uci()),
-            None => self.engine.game.legal_moves().first().map(|m| m.uci()),
-        };
-        match best {
+    fn finished(&mut self, _searched: VariantGame, result: SearchResult) {
+        match result.best.map(|m| m.uci()) {
             Some(m) => match play_uci(&mut self.engine.game, &m) {
                 Ok(_) => {
                     self.engine.out.line(&format!("move {m}"));
@@ -303,6 +307,10 @@ impl Protocol for Xboard {
             }
         }
         self.flush_pongs();
+    }
+
+    fn end_of_input(&mut self) {
+        self.engine.stop();
     }
 }
 
@@ -341,6 +349,18 @@ impl Xboard {
                 self.engine.out.line("tellusererror Illegal position");
                 self.error("bad FEN", &format!("{fen}: {e}"));
             }
+        }
+    }
+
+    /// `option NAME=VALUE`: the options announced in [`features`].
+    fn option(&mut self, setting: &str) {
+        let (name, value) = setting.split_once('=').unwrap_or((setting, ""));
+        match name.trim() {
+            "Move Overhead" => match parse_move_overhead(value) {
+                Some(t) => self.engine.move_overhead = t,
+                None => self.error("bad option value", setting),
+            },
+            _ => self.error("unknown option", setting),
         }
     }
 
@@ -437,7 +457,8 @@ impl Xboard {
         let out = self.engine.out.clone();
         let post = self.post.clone();
         let limits = self.limits();
-        self.engine.start_search(
+        self.engine.start_search(SearchRequest::new(
+            self.engine.game.clone(),
             limits,
             false,
             Box::new(move |info: &Info| {
@@ -445,7 +466,7 @@ impl Xboard {
                     out.line(&post_line(info));
                 }
             }),
-        );
+        ));
     }
 }
 
