@@ -526,3 +526,55 @@ fn move_overhead_option_is_checked_and_comes_off_the_clock() {
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
     s.send("quit");
 }
+
+#[test]
+fn pondering_waits_for_ponderhit_or_stop() {
+    let mut s = Session::uci();
+    s.send("uci");
+    s.expect("uciok");
+    s.send("setoption name Ponder value maybe");
+    assert!(s.expect("info string error").contains("bad Ponder value"));
+    s.send("setoption name Ponder value true");
+    // bestmove names the expected reply, a legal move after the best move.
+    s.send("position startpos moves e2e4");
+    s.send("go depth 5");
+    let line = s.expect("bestmove");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{line}");
+    assert_eq!(words[2], "ponder", "{line}");
+    let after_e4 = fen_after("chess", &start_fen("chess"), &["e2e4"]);
+    let after_best = assert_legal("chess", &after_e4, words[1]);
+    assert_legal("chess", &after_best, words[3]);
+    // A ponder search that ends by itself (depth 2) still waits for the hit.
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go ponder depth 2");
+    s.expect("info depth 2 ");
+    let quiet = s.drain(Duration::from_millis(300));
+    assert!(!quiet.iter().any(|l| l.starts_with("bestmove")), "{quiet:?}");
+    s.send("ponderhit");
+    let after_e5 = fen_after("chess", &start_fen("chess"), &["e2e4", "e7e5"]);
+    assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
+    // The time limit counts from the hit: 200 ms of movetime are long
+    // gone, but pondering goes on until ponderhit, then the move comes.
+    s.send("go ponder movetime 200");
+    let quiet = s.drain(Duration::from_millis(600));
+    assert!(!quiet.iter().any(|l| l.starts_with("bestmove")), "{quiet:?}");
+    s.send("ponderhit");
+    assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
+    // stop during pondering answers at once.
+    s.send("go ponder wtime 60000 btime 60000");
+    s.expect("info depth 2 ");
+    let t = Instant::now();
+    s.send("stop");
+    assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
+    assert!(t.elapsed() < Duration::from_secs(5));
+    // A clock search after ponderhit ends by itself (no stop needed).
+    s.send("go ponder wtime 3000 btime 3000");
+    s.expect("info depth 1 ");
+    s.send("ponderhit");
+    assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
+    s.send("isready");
+    let lines = s.until("readyok", |l| l == "readyok");
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+    s.send("quit");
+}

@@ -26,7 +26,7 @@ mod session;
 pub mod uci;
 pub mod xboard;
 
-use crate::{search, EvalParams, Info, Limits, SearchResult, Shared};
+use crate::{search_on_clock, Clock, EvalParams, Info, Limits, SearchResult, Shared};
 use movegen::{with_game, FenError, Move, MoveError, Position, Variant, VariantGame, VariantKind};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -138,6 +138,9 @@ pub struct SearchJob {
     /// Hold the result until `stop` is set (UCI `go infinite`: no `bestmove`
     /// before `stop`, even when the search ends by itself).
     pub hold: bool,
+    /// Ponder: no time budget until [`Running::ponderhit`], and the result
+    /// is held until then (or a stop).
+    pub ponder: bool,
     /// Called after each completed iteration of the main thread.
     pub on_info: Box<dyn FnMut(&Info) + Send>,
     /// Where [`Event::Done`] goes.
@@ -153,6 +156,10 @@ pub struct Running {
     pub game: VariantGame,
     /// The result is held until [`Running::stop`] (see [`SearchJob::hold`]).
     hold: bool,
+    /// Its limits, and its clock (which counts them, from the ponder hit
+    /// for a pondering search).
+    limits: Limits,
+    clock: Arc<Clock>,
     stop: Arc<AtomicBool>,
     shared: Arc<Shared>,
     handle: Option<JoinHandle<()>>,
@@ -171,6 +178,24 @@ impl Running {
         self.hold
     }
 
+    /// `true` while the search ponders (started with [`SearchJob::ponder`]
+    /// and no ponder hit yet).
+    pub fn is_pondering(&self) -> bool {
+        self.clock.is_pondering()
+    }
+
+    /// The ponder move was played: the search goes on with the time budget
+    /// of its own limits, counted from now (UCI `ponderhit`).
+    pub fn ponderhit(&self) {
+        self.clock.ponderhit(&self.limits);
+    }
+
+    /// [`Running::ponderhit`] with the budget of `limits` instead (CECP,
+    /// whose clocks are only known when the opponent's move comes).
+    pub fn ponderhit_with(&self, limits: &Limits) {
+        self.clock.ponderhit(limits);
+    }
+
     /// Stops the search and waits for its thread. Its [`Event::Done`] is still
     /// sent; the loop recognises it as stale by its id.
     pub fn abort(mut self) {
@@ -186,17 +211,28 @@ impl Running {
 /// reports each iteration through `job.on_info` and ends with
 /// [`Event::Done`] on `job.done`.
 pub fn spawn_search(game: &VariantGame, job: SearchJob) -> Running {
-    let (id, hold, stop, shared) = (job.id, job.hold, job.stop.clone(), job.shared.clone());
+    let threads = job.threads.max(1);
+    let clock = Arc::new(if job.ponder {
+        Clock::pondering(&job.limits, game.turn(), threads)
+    } else {
+        Clock::start(&job.limits, game.turn(), threads)
+    });
+    let running = Running {
+        id: job.id,
+        game: game.clone(),
+        hold: job.hold,
+        limits: job.limits.clone(),
+        clock: clock.clone(),
+        stop: job.stop.clone(),
+        shared: job.shared.clone(),
+        handle: None,
+    };
     let handle = with_game!(game, V, g => {
-        spawn_search_of::<V>(*g.position(), g.history_keys().to_vec(), job)
+        spawn_search_of::<V>(*g.position(), g.history_keys().to_vec(), clock, job)
     });
     Running {
-        id,
-        game: game.clone(),
-        hold,
-        stop,
-        shared,
         handle: Some(handle),
+        ..running
     }
 }
 
@@ -221,18 +257,18 @@ impl Drop for AbortOnPanic {
 fn spawn_search_of<V: Variant>(
     root: Position<V>,
     history: Vec<u64>,
+    clock: Arc<Clock>,
     job: SearchJob,
 ) -> JoinHandle<()> {
     let SearchJob {
         id,
-        limits,
         params,
         shared,
-        threads,
         stop,
         hold,
         mut on_info,
         done,
+        ..
     } = job;
     std::thread::spawn(move || {
         let _abort_on_panic = AbortOnPanic;
@@ -243,23 +279,14 @@ fn spawn_search_of<V: Variant>(
             }
             on_info(info);
         };
-        let result = search::<V>(
-            &root,
-            &history,
-            &limits,
-            &params,
-            &shared,
-            threads,
-            &mut report,
-        );
+        let result = search_on_clock::<V>(&root, &history, &clock, &params, &shared, &mut report);
         // Let go of the table before reporting, so that the protocol owns
         // it alone once it has the report (and can free it first when it
         // replaces it).
         drop(shared);
-        if hold {
-            while !stop.load(Relaxed) {
-                std::thread::sleep(Duration::from_millis(2));
-            }
+        // No report before the stop (or, for a ponder search, the hit).
+        while (hold || clock.is_pondering()) && !stop.load(Relaxed) {
+            std::thread::sleep(Duration::from_millis(2));
         }
         let _ = done.send(Event::Done { id, result });
     })

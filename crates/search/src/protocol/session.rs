@@ -117,6 +117,7 @@ impl Engine {
             threads: self.threads,
             stop: request.stop,
             hold: request.hold,
+            ponder: request.ponder,
             on_info: request.on_info,
             done: self.events.clone(),
         };
@@ -142,6 +143,8 @@ pub(super) struct SearchRequest {
     pub limits: Limits,
     /// Keep the result until `stop` is set (UCI `go infinite`).
     pub hold: bool,
+    /// Ponder (see [`SearchJob::ponder`]).
+    pub ponder: bool,
     /// The search's stop request (see [`SearchJob::stop`]); may be set
     /// before the search starts.
     pub stop: Arc<AtomicBool>,
@@ -161,6 +164,7 @@ impl SearchRequest {
             game,
             limits,
             hold,
+            ponder: false,
             stop: Arc::new(AtomicBool::new(false)),
             on_info,
         }

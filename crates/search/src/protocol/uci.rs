@@ -8,7 +8,14 @@
 //! `Outcome: -` or e.g. `Outcome: 1/2-1/2 repetition`, judged with the
 //! game's history).
 //!
-//! Options: `UCI_Variant` (combo of the protocol names `chess giveaway 3check
+//! Pondering: `go ponder ...` searches the position after the expected
+//! reply with no time limit and no `bestmove` until `ponderhit` (the search
+//! goes on, its time budget counted from the hit) or `stop` (the `bestmove`
+//! comes at once). `bestmove` names the expected reply from the principal
+//! variation when there is one: `bestmove e2e4 ponder e7e5`.
+//!
+//! Options: `Ponder` (check; accepted, the GUI decides when to ponder),
+//! `UCI_Variant` (combo of the protocol names `chess giveaway 3check
 //! atomic losers knightmate`), `Hash` (MB), `Threads`, `Move Overhead` (ms
 //! kept back from every clock budget for the GUI round trip, 0 to 5000,
 //! default 15), `EvalFile` (an [`EvalParams`] TOML for the current variant;
@@ -123,7 +130,8 @@ impl Protocol for Uci {
         };
         match cmd {
             "uci" => self.uci(),
-            "debug" | "register" | "ponderhit" => {}
+            "debug" | "register" => {}
+            "ponderhit" => self.ponderhit(),
             "isready" => self.engine.out.line("readyok"),
             "setoption" => self.setoption(line, &toks),
             "ucinewgame" => {
@@ -144,7 +152,10 @@ impl Protocol for Uci {
     fn finished(&mut self, searched: VariantGame, result: SearchResult) {
         let out = &self.engine.out;
         match result.best {
-            Some(m) => out.line(&format!("bestmove {}", m.uci())),
+            Some(m) => match result.pv.get(1).filter(|_| result.pv[0] == m) {
+                Some(reply) => out.line(&format!("bestmove {} ponder {}", m.uci(), reply.uci())),
+                None => out.line(&format!("bestmove {}", m.uci())),
+            },
             None => {
                 if let Some(o) = searched.outcome() {
                     out.line(&format!(
@@ -172,6 +183,16 @@ impl Uci {
         self.engine.stop();
         for q in &self.queued {
             q.stop.store(true, Relaxed);
+        }
+    }
+
+    /// `ponderhit`: the pondering search (running or queued) goes on as a
+    /// normal one, its time budget counted from now.
+    fn ponderhit(&mut self) {
+        if let Some(q) = self.queued.iter_mut().rev().find(|q| q.ponder) {
+            q.ponder = false;
+        } else if let Some(r) = self.engine.running.as_ref().filter(|r| r.is_pondering()) {
+            r.ponderhit();
         }
     }
 
@@ -210,6 +231,7 @@ impl Uci {
         out.line(&format!(
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
         ));
+        out.line("option name Ponder type check default false");
         out.line(&format!(
             "option name Move Overhead type spin default {} min 0 max {}",
             DEFAULT_MOVE_OVERHEAD.as_millis(),
@@ -283,6 +305,13 @@ impl Uci {
                     "bad Threads value \"{value}\" (1 to {MAX_THREADS})"
                 )),
             },
+            // The GUI decides when to ponder; the option only says that it
+            // may (the engine's time use is the same either way).
+            "ponder" => {
+                if !matches!(value, "true" | "false") {
+                    self.error(&format!("bad Ponder value \"{value}\" (true or false)"));
+                }
+            }
             "move overhead" => match parse_move_overhead(value) {
                 Some(t) => self.engine.move_overhead = t,
                 None => self.error(&format!(
@@ -357,14 +386,16 @@ impl Uci {
     fn go(&mut self, toks: &[(usize, &str)]) {
         let mut limits = Limits::default();
         let mut any_limit = false;
+        let mut ponder = false;
         let mut i = 1;
         while i < toks.len() {
             let key = toks[i].1;
             match key {
-                "infinite" | "ponder" => {
+                "infinite" => {
                     limits.infinite = true;
                     any_limit = true;
                 }
+                "ponder" => ponder = true,
                 "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth"
                 | "nodes" | "mate" => {
                     let Some(v) = toks.get(i + 1).and_then(|t| non_negative(t.1)) else {
@@ -411,12 +442,13 @@ impl Uci {
         // An infinite search answers only after `stop`.
         let hold = limits.infinite;
         let out = self.engine.out.clone();
-        let request = SearchRequest::new(
+        let mut request = SearchRequest::new(
             self.engine.game.clone(),
             limits,
             hold,
             Box::new(move |info: &Info| out.line(&info_line(info))),
         );
+        request.ponder = ponder;
         if self.engine.running.is_some() {
             self.queued.push_back(request);
         } else {
