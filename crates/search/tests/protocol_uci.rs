@@ -550,7 +550,10 @@ fn pondering_waits_for_ponderhit_or_stop() {
     s.send("go ponder depth 2");
     s.expect("info depth 2 ");
     let quiet = s.drain(Duration::from_millis(300));
-    assert!(!quiet.iter().any(|l| l.starts_with("bestmove")), "{quiet:?}");
+    assert!(
+        !quiet.iter().any(|l| l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
     s.send("ponderhit");
     let after_e5 = fen_after("chess", &start_fen("chess"), &["e2e4", "e7e5"]);
     assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
@@ -558,7 +561,10 @@ fn pondering_waits_for_ponderhit_or_stop() {
     // gone, but pondering goes on until ponderhit, then the move comes.
     s.send("go ponder movetime 200");
     let quiet = s.drain(Duration::from_millis(600));
-    assert!(!quiet.iter().any(|l| l.starts_with("bestmove")), "{quiet:?}");
+    assert!(
+        !quiet.iter().any(|l| l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
     s.send("ponderhit");
     assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
     // stop during pondering answers at once.
@@ -575,6 +581,9 @@ fn pondering_waits_for_ponderhit_or_stop() {
     assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
     s.send("isready");
     let lines = s.until("readyok", |l| l == "readyok");
-    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
     s.send("quit");
 }

@@ -512,3 +512,72 @@ fn move_overhead_option_is_checked_and_comes_off_the_clock() {
     );
     s.send("quit");
 }
+
+/// The moves of a post line's principal variation.
+fn post_pv(line: &str) -> Vec<String> {
+    line.split_whitespace()
+        .skip(4)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The legal moves of a chess position, in UCI notation.
+fn legal_moves(fen: &str) -> Vec<String> {
+    movegen::VariantGame::from_fen(movegen::VariantKind::Chess, fen)
+        .expect("valid FEN")
+        .legal_moves()
+        .iter()
+        .map(|m| m.uci())
+        .collect()
+}
+
+#[test]
+fn hard_ponders_on_the_expected_reply_and_easy_stops_it() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    s.send_all(&["new", "hard", "post", "st 0.3", "usermove e2e4"]);
+    let lines = s.until("the engine's move", |l| l.starts_with("move "));
+    let mine = engine_move(lines.last().unwrap());
+    let pv = post_pv(&lines[lines.len() - 2]);
+    assert_eq!(pv[0], mine, "{lines:?}");
+    let expected = pv.get(1).unwrap_or_else(|| panic!("no reply in {pv:?}"));
+    // It thinks on our time: thinking output goes on, no move, and a ping
+    // is answered at once.
+    let after_mine = fen_after("chess", &start_fen("chess"), &["e2e4", &mine]);
+    let after_reply = assert_legal("chess", &after_mine, expected);
+    let pondering = sync(&mut s, 7);
+    let pondering = [pondering, s.drain(Duration::from_millis(300))].concat();
+    assert!(
+        !pondering.iter().any(|l| l.starts_with("move")),
+        "{pondering:?}"
+    );
+    let ponder_pv = pondering
+        .iter()
+        .rev()
+        .find(|l| l.starts_with(char::is_numeric));
+    let ponder_pv = post_pv(ponder_pv.expect("pondering output"));
+    assert_legal("chess", &after_reply, &ponder_pv[0]);
+    // The expected reply: the search goes on and answers within the time.
+    s.send(&format!("usermove {expected}"));
+    let lines = s.until("the engine's move", |l| l.starts_with("move "));
+    let next = engine_move(lines.last().unwrap());
+    let after_next = assert_legal("chess", &after_reply, &next);
+    // Any other reply: pondering is dropped and the engine answers the move
+    // that came.
+    let expected = post_pv(&lines[lines.len() - 2]).get(1).cloned();
+    let other = legal_moves(&after_next)
+        .into_iter()
+        .find(|m| Some(m) != expected.as_ref())
+        .expect("a legal move");
+    s.send(&format!("usermove {other}"));
+    let after_other = assert_legal("chess", &after_next, &other);
+    let answer = engine_move(&s.expect("move "));
+    assert_legal("chess", &after_other, &answer);
+    // easy: no more thinking after the move.
+    let _ = sync(&mut s, 9);
+    s.send("easy");
+    let _ = sync(&mut s, 10);
+    let quiet = s.drain(Duration::from_millis(300));
+    assert!(quiet.is_empty(), "{quiet:?}");
+    s.send("quit");
+}

@@ -17,7 +17,7 @@
 //! `playother`, `usermove` (and bare moves), `setboard`, `level MPS BASE INC`
 //! (base in minutes or `min:sec`), `st`, `sd`, `time`, `otim` (centiseconds),
 //! `ping`, `result`, `memory`, `cores`, `post`, `nopost`, `undo`, `remove`,
-//! `?` (move now), `quit`; `hard`, `easy`, `random`, `computer`, `name`,
+//! `?` (move now), `hard` and `easy` (pondering on and off), `quit`; `random`, `computer`, `name`,
 //! `accepted`, `rejected`, `draw`, `white`, `black`, `ics`, `nps`, `hint`,
 //! `bk` are accepted and ignored; `option NAME=VALUE` sets an announced
 //! option.
@@ -37,6 +37,13 @@
 //! `1-0 {White wins by checkmate}` or `1/2-1/2 {Draw by 3-fold repetition}`,
 //! and stops playing until the next `new`, `setboard` or `undo`.
 //!
+//! Pondering (after `hard`): once the engine has moved, it thinks on the
+//! opponent's time in the position after the reply its principal variation
+//! expects. If that reply comes, the search goes on with the engine's clock
+//! (the budget counted from then); any other move, `force`, `new`, `easy`...
+//! abandon it. `ping` is answered at once while pondering, and `?` does
+//! nothing then.
+//!
 //! The search runs in the background: `?`, `force`, `new`, `result`, `quit`,
 //! `ping` work while it thinks. A `ping` that arrives while the engine is
 //! thinking on its move is answered right after the move, as the protocol
@@ -48,7 +55,7 @@ use super::session::{self, Engine, Protocol, SearchRequest};
 use super::{new_game, parse_move_overhead, play_uci, tokens, MAX_HASH_MB, MAX_THREADS};
 use crate::limits::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};
 use crate::{EvalParams, Info, Limits, SearchResult};
-use movegen::{Color, VariantGame, VariantKind};
+use movegen::{Color, Move, VariantGame, VariantKind};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -69,8 +76,8 @@ option=\"Move Overhead -spin {} 0 {}\" done=1",
 
 /// Commands that are accepted and need nothing done.
 const IGNORED: &[&str] = &[
-    "xboard", "hard", "easy", "random", "computer", "name", "accepted", "rejected", "draw",
-    "white", "black", "ics", "nps", "hint", "bk", "exit", ".",
+    "xboard", "random", "computer", "name", "accepted", "rejected", "draw", "white", "black",
+    "ics", "nps", "hint", "bk", "exit", ".",
 ];
 
 /// Runs the CECP loop until `quit` or the end of `input` (a search that is
@@ -106,6 +113,11 @@ struct Xboard {
     pending_pongs: Vec<String>,
     /// The result of the current position was announced already.
     announced: bool,
+    /// Pondering is on (`hard`; `easy` turns it off).
+    ponder_allowed: bool,
+    /// While pondering: the opponent's reply the search expects (it
+    /// searches the position after it).
+    pondering: Option<Move>,
 }
 
 /// Parses `level`'s base time: minutes (`5`, `0.5`) or `min:sec` (`0:30`).
@@ -164,6 +176,8 @@ impl Protocol for Xboard {
             post: Arc::new(AtomicBool::new(false)),
             pending_pongs: Vec::new(),
             announced: false,
+            ponder_allowed: false,
+            pondering: None,
         }
     }
 
@@ -241,9 +255,16 @@ impl Protocol for Xboard {
                 Some(t) => self.opp_time = Some(t),
                 None => self.error("bad time", line.trim()),
             },
+            "hard" => self.ponder_allowed = true,
+            "easy" => {
+                self.ponder_allowed = false;
+                if self.pondering.is_some() {
+                    self.abort_search();
+                }
+            }
             "ping" => {
                 let n = rest.to_string();
-                if self.engine.running.is_some() {
+                if self.thinking_on_its_move() {
                     self.pending_pongs.push(n);
                 } else {
                     self.engine.out.line(&format!("pong {n}"));
@@ -282,7 +303,9 @@ impl Protocol for Xboard {
                 }
                 self.announced = false;
             }
-            "?" => self.engine.stop(),
+            // Move now; while pondering there is no move of ours to make.
+            "?" if self.pondering.is_none() => self.engine.stop(),
+            "?" => {}
             "quit" => return false,
             _ if IGNORED.contains(&cmd) => {}
             _ if looks_like_move(cmd) && toks.len() == 1 => self.user_move(cmd),
@@ -293,12 +316,18 @@ impl Protocol for Xboard {
 
     /// The engine's search ended: play its move.
     fn finished(&mut self, _searched: VariantGame, result: SearchResult) {
+        if self.pondering.take().is_some() {
+            // Pondering stopped before the opponent moved: no move to play.
+            return;
+        }
         match result.best.map(|m| m.uci()) {
             Some(m) => match play_uci(&mut self.engine.game, &m) {
                 Ok(_) => {
                     self.engine.out.line(&format!("move {m}"));
                     self.announced = false;
-                    self.announce_end();
+                    if !self.announce_end() && self.ponder_allowed && !self.force {
+                        self.start_pondering(&result.pv);
+                    }
                 }
                 Err(e) => self.engine.out.line(&format!("# internal error: {e}")),
             },
@@ -319,12 +348,46 @@ impl Xboard {
         self.engine.out.line(&format!("Error ({kind}): {what}"));
     }
 
-    /// Stops a running search and forgets its move.
+    /// Stops a running search (or pondering) and forgets its move.
     fn abort_search(&mut self) {
         if let Some(r) = self.engine.running.take() {
             r.abort();
         }
+        self.pondering = None;
         self.flush_pongs();
+    }
+
+    /// `true` while the engine thinks on its own move (not pondering).
+    fn thinking_on_its_move(&self) -> bool {
+        self.engine.running.is_some() && self.pondering.is_none()
+    }
+
+    /// After the engine's move: think on the opponent's time, in the
+    /// position after the reply `pv` expects (`pv[0]` is the move played).
+    fn start_pondering(&mut self, pv: &[Move]) {
+        let Some(&reply) = pv.get(1) else {
+            return;
+        };
+        let mut game = self.engine.game.clone();
+        if play_uci(&mut game, &reply.uci()).is_err() || game.outcome().is_some() {
+            return;
+        }
+        let limits = self.limits_for(&game);
+        let mut request = SearchRequest::new(game, limits, false, self.post_output());
+        request.ponder = true;
+        self.engine.start_search(request);
+        self.pondering = Some(reply);
+    }
+
+    /// The thinking output of a search: `post` lines while `post` is on.
+    fn post_output(&self) -> Box<dyn FnMut(&Info) + Send> {
+        let out = self.engine.out.clone();
+        let post = self.post.clone();
+        Box::new(move |info: &Info| {
+            if post.load(Relaxed) {
+                out.line(&post_line(info));
+            }
+        })
     }
 
     fn flush_pongs(&mut self) {
@@ -387,9 +450,24 @@ impl Xboard {
     }
 
     fn user_move(&mut self, text: &str) {
+        if let Some(expected) = self.pondering {
+            let mut after = self.engine.game.clone();
+            if play_uci(&mut after, text).is_ok_and(|m| m == expected) {
+                // Ponder hit: the search goes on, now on our clock.
+                self.engine.game = after;
+                self.announced = false;
+                self.pondering = None;
+                let limits = self.limits_for(&self.engine.game);
+                if let Some(r) = &self.engine.running {
+                    r.ponderhit_with(&limits);
+                }
+                return;
+            }
+            self.abort_search();
+        }
         if self.engine.running.is_some() {
-            // The engine is thinking on its own move (there is no pondering):
-            // not the opponent's turn.
+            // The engine is thinking on its own move: not the opponent's
+            // turn.
             self.engine
                 .out
                 .line(&format!("Illegal move (engine is thinking): {text}"));
@@ -423,7 +501,8 @@ impl Xboard {
         true
     }
 
-    fn limits(&self) -> Limits {
+    /// The limits of a search of `game`'s position, on the engine's clock.
+    fn limits_for(&self, game: &VariantGame) -> Limits {
         let mut limits = Limits {
             depth: self.sd,
             ..Limits::default()
@@ -434,7 +513,7 @@ impl Xboard {
         }
         let ours = self.our_time.unwrap_or(self.base);
         let theirs = self.opp_time.unwrap_or(self.base);
-        let (w, b) = match self.engine.game.turn() {
+        let (w, b) = match game.turn() {
             Color::White => (ours, theirs),
             Color::Black => (theirs, ours),
         };
@@ -443,7 +522,7 @@ impl Xboard {
         limits.winc = self.inc;
         limits.binc = self.inc;
         if self.mps > 0 {
-            let made = (self.engine.game.ply() / 2) as u32;
+            let made = (game.ply() / 2) as u32;
             limits.movestogo = Some(self.mps - made % self.mps);
         }
         limits
@@ -454,19 +533,10 @@ impl Xboard {
         if self.announce_end() {
             return;
         }
-        let out = self.engine.out.clone();
-        let post = self.post.clone();
-        let limits = self.limits();
-        self.engine.start_search(SearchRequest::new(
-            self.engine.game.clone(),
-            limits,
-            false,
-            Box::new(move |info: &Info| {
-                if post.load(Relaxed) {
-                    out.line(&post_line(info));
-                }
-            }),
-        ));
+        let limits = self.limits_for(&self.engine.game);
+        let request =
+            SearchRequest::new(self.engine.game.clone(), limits, false, self.post_output());
+        self.engine.start_search(request);
     }
 }
 
