@@ -55,7 +55,7 @@ fn protover_announces_exactly_the_implemented_features() {
         f,
         "feature myname=\"varia\" variants=\"normal,giveaway,3check,atomic,losers,knightmate\" \
          setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 \
-         analyze=0 reuse=1 option=\"Move Overhead -spin 15 0 5000\" done=1"
+         analyze=1 reuse=1 option=\"Move Overhead -spin 15 0 5000\" done=1"
     );
     assert!(!f.contains("suicide"));
     // The announced commands are all understood.
@@ -580,4 +580,70 @@ fn hard_ponders_on_the_expected_reply_and_easy_stops_it() {
     let quiet = s.drain(Duration::from_millis(300));
     assert!(quiet.is_empty(), "{quiet:?}");
     s.send("quit");
+}
+
+/// Reads until a thinking-output line (after `pong n` of [`sync`]) and
+/// returns its principal variation.
+fn next_pv(s: &mut Session) -> Vec<String> {
+    let line = s
+        .until("thinking output", |l| l.starts_with(char::is_numeric))
+        .pop()
+        .unwrap_or_default();
+    post_pv(&line)
+}
+
+#[test]
+fn analyze_follows_the_position_until_exit() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    let start = start_fen("chess");
+    s.send_all(&["new", "force", "analyze"]);
+    // No post needed; the analysis of the start position goes on.
+    assert_legal("chess", &start, &next_pv(&mut s)[0]);
+    let lines = sync(&mut s, 1);
+    assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
+    s.send(".");
+    let stat = s.expect("stat01: ");
+    let fields: Vec<u64> = stat[8..]
+        .split_whitespace()
+        .map(|f| f.parse().expect("a number"))
+        .collect();
+    assert_eq!(fields.len(), 5, "{stat}");
+    assert!(fields[1] > 0 && fields[2] >= 1 && fields[4] == 20, "{stat}");
+    // A move restarts it on the new position.
+    s.send("usermove e2e4");
+    let _ = sync(&mut s, 2);
+    let after_e4 = fen_after("chess", &start, &["e2e4"]);
+    assert_legal("chess", &after_e4, &next_pv(&mut s)[0]);
+    s.send("usermove e2e5");
+    assert_eq!(s.expect("Illegal move"), "Illegal move: e2e5");
+    let _ = sync(&mut s, 3);
+    assert_legal("chess", &after_e4, &next_pv(&mut s)[0]);
+    s.send("undo");
+    let _ = sync(&mut s, 4);
+    assert_legal("chess", &start, &next_pv(&mut s)[0]);
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    s.send(&format!("setboard {fen}"));
+    let _ = sync(&mut s, 5);
+    assert_eq!(next_pv(&mut s)[0], "a1a8");
+    s.send("new");
+    let _ = sync(&mut s, 6);
+    assert_legal("chess", &start, &next_pv(&mut s)[0]);
+    // exit ends it: nothing more comes, and no move was ever played.
+    s.send("exit");
+    let lines = sync(&mut s, 7);
+    assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
+    let quiet = s.drain(Duration::from_millis(300));
+    assert!(quiet.is_empty(), "{quiet:?}");
+    // Out of analysis mode the engine plays again.
+    s.send("st 0.2");
+    s.send("usermove e2e4");
+    s.send("go");
+    let m = engine_move(&s.expect("move "));
+    assert_legal("chess", &after_e4, &m);
+    // The end of input ends an analysis too.
+    s.send_all(&["force", "analyze"]);
+    next_pv(&mut s);
+    let rest = s.finish();
+    assert!(!rest.iter().any(|l| l.starts_with("move")), "{rest:?}");
 }

@@ -3,12 +3,12 @@
 //! On `protover 2` the engine announces
 //!
 //! ```text
-//! feature myname="varia" variants="normal,giveaway,3check,atomic,losers,knightmate" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=0 reuse=1 option="Move Overhead -spin 15 0 5000" done=1
+//! feature myname="varia" variants="normal,giveaway,3check,atomic,losers,knightmate" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=1 reuse=1 option="Move Overhead -spin 15 0 5000" done=1
 //! ```
 //!
 //! and implements what that promises: `setboard`, `usermove`, `ping`,
 //! `memory` (table size in MB), `cores`, coordinate moves, no `white`/`black`
-//! colour commands, no analysis mode, and the option `Move Overhead` (ms
+//! colour commands, analysis mode, and the option `Move Overhead` (ms
 //! kept back from every clock budget for the GUI round trip), set with
 //! `option Move Overhead=VALUE`. Our suicide is `giveaway` here (never
 //! `suicide`, which is another game in XBoard), threecheck is `3check`.
@@ -37,6 +37,13 @@
 //! `1-0 {White wins by checkmate}` or `1/2-1/2 {Draw by 3-fold repetition}`,
 //! and stops playing until the next `new`, `setboard` or `undo`.
 //!
+//! Analysis mode (`analyze` until `exit`): the engine searches the current
+//! position without end and prints thinking output (whatever `post` says),
+//! never a move; moves, `undo`, `remove`, `new`, `variant`, `setboard`
+//! change the position and restart the analysis; `.` answers
+//! `stat01: TIME NODES PLY 0 MOVES`; `go`, `playother` and `result` leave
+//! the mode as `exit` does.
+//!
 //! Pondering (after `hard`): once the engine has moved, it thinks on the
 //! opponent's time in the position after the reply its principal variation
 //! expects. If that reply comes, the search goes on with the engine's clock
@@ -57,16 +64,16 @@ use crate::limits::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};
 use crate::{EvalParams, Info, Limits, SearchResult};
 use movegen::{Color, Move, VariantGame, VariantKind};
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The `feature` line sent on `protover 2`; `variants=` lists the registry's
 /// CECP names.
 pub fn features() -> String {
     format!(
         "feature myname=\"varia\" variants=\"{}\" setboard=1 usermove=1 ping=1 \
-sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=0 reuse=1 \
+sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=1 reuse=1 \
 option=\"Move Overhead -spin {} 0 {}\" done=1",
         VariantKind::cecp_names().join(","),
         DEFAULT_MOVE_OVERHEAD.as_millis(),
@@ -118,6 +125,11 @@ struct Xboard {
     /// While pondering: the opponent's reply the search expects (it
     /// searches the position after it).
     pondering: Option<Move>,
+    /// Analysis mode (`analyze` until `exit`).
+    analyzing: bool,
+    /// The analysis search's start and last completed depth, for `.`.
+    analysis_start: Instant,
+    analysis_depth: Arc<AtomicU32>,
 }
 
 /// Parses `level`'s base time: minutes (`5`, `0.5`) or `min:sec` (`0:30`).
@@ -178,6 +190,9 @@ impl Protocol for Xboard {
             announced: false,
             ponder_allowed: false,
             pondering: None,
+            analyzing: false,
+            analysis_start: Instant::now(),
+            analysis_depth: Arc::new(AtomicU32::new(0)),
         }
     }
 
@@ -185,8 +200,53 @@ impl Protocol for Xboard {
         &mut self.engine
     }
 
-    /// Handles one line; `false` on `quit`.
+    /// Handles one line; `false` on `quit`. In analysis mode a search of
+    /// the current position is always running: a command that stopped it
+    /// (a move, `undo`, `new`, `setboard`...) starts a new one.
     fn command(&mut self, line: &str) -> bool {
+        let go_on = self.handle(line);
+        if go_on && self.analyzing && self.engine.running.is_none() {
+            self.start_analysis();
+        }
+        go_on
+    }
+
+    /// The engine's search ended: play its move.
+    fn finished(&mut self, _searched: VariantGame, result: SearchResult) {
+        if self.analyzing {
+            // An analysis only ends when stopped: it has no move to play.
+            return;
+        }
+        if self.pondering.take().is_some() {
+            // Pondering stopped before the opponent moved: no move to play.
+            return;
+        }
+        match result.best.map(|m| m.uci()) {
+            Some(m) => match play_uci(&mut self.engine.game, &m) {
+                Ok(_) => {
+                    self.engine.out.line(&format!("move {m}"));
+                    self.announced = false;
+                    if !self.announce_end() && self.ponder_allowed && !self.force {
+                        self.start_pondering(&result.pv);
+                    }
+                }
+                Err(e) => self.engine.out.line(&format!("# internal error: {e}")),
+            },
+            None => {
+                self.announce_end();
+            }
+        }
+        self.flush_pongs();
+    }
+
+    fn end_of_input(&mut self) {
+        self.engine.stop();
+    }
+}
+
+impl Xboard {
+    /// One command (see [`Protocol::command`]).
+    fn handle(&mut self, line: &str) -> bool {
         let toks = tokens(line);
         let Some(&(_, cmd)) = toks.first() else {
             return true;
@@ -224,7 +284,19 @@ impl Protocol for Xboard {
                 self.abort_search();
                 self.force = true;
             }
+            "analyze" => {
+                self.abort_search();
+                self.analyzing = true;
+            }
+            "exit" => {
+                if self.analyzing {
+                    self.abort_search();
+                    self.analyzing = false;
+                }
+            }
+            "." => self.analysis_status(),
             "go" => {
+                self.analyzing = false;
                 self.abort_search();
                 self.force = false;
                 self.engine_side = self.engine.game.turn();
@@ -232,6 +304,7 @@ impl Protocol for Xboard {
                 self.think();
             }
             "playother" => {
+                self.analyzing = false;
                 self.abort_search();
                 self.force = false;
                 self.engine_side = self.engine.game.turn().other();
@@ -271,6 +344,7 @@ impl Protocol for Xboard {
                 }
             }
             "result" => {
+                self.analyzing = false;
                 self.abort_search();
                 self.force = true;
                 self.announced = true;
@@ -304,7 +378,7 @@ impl Protocol for Xboard {
                 self.announced = false;
             }
             // Move now; while pondering there is no move of ours to make.
-            "?" if self.pondering.is_none() => self.engine.stop(),
+            "?" if self.thinking_on_its_move() => self.engine.stop(),
             "?" => {}
             "quit" => return false,
             _ if IGNORED.contains(&cmd) => {}
@@ -314,36 +388,6 @@ impl Protocol for Xboard {
         true
     }
 
-    /// The engine's search ended: play its move.
-    fn finished(&mut self, _searched: VariantGame, result: SearchResult) {
-        if self.pondering.take().is_some() {
-            // Pondering stopped before the opponent moved: no move to play.
-            return;
-        }
-        match result.best.map(|m| m.uci()) {
-            Some(m) => match play_uci(&mut self.engine.game, &m) {
-                Ok(_) => {
-                    self.engine.out.line(&format!("move {m}"));
-                    self.announced = false;
-                    if !self.announce_end() && self.ponder_allowed && !self.force {
-                        self.start_pondering(&result.pv);
-                    }
-                }
-                Err(e) => self.engine.out.line(&format!("# internal error: {e}")),
-            },
-            None => {
-                self.announce_end();
-            }
-        }
-        self.flush_pongs();
-    }
-
-    fn end_of_input(&mut self) {
-        self.engine.stop();
-    }
-}
-
-impl Xboard {
     fn error(&self, kind: &str, what: &str) {
         self.engine.out.line(&format!("Error ({kind}): {what}"));
     }
@@ -357,9 +401,49 @@ impl Xboard {
         self.flush_pongs();
     }
 
-    /// `true` while the engine thinks on its own move (not pondering).
+    /// `true` while the engine thinks on its own move (not pondering, not
+    /// analysing).
     fn thinking_on_its_move(&self) -> bool {
-        self.engine.running.is_some() && self.pondering.is_none()
+        self.engine.running.is_some() && self.pondering.is_none() && !self.analyzing
+    }
+
+    /// Analysis mode: searches the current position until something stops
+    /// it, with thinking output whatever `post` says; nothing if the game
+    /// is over.
+    fn start_analysis(&mut self) {
+        if self.engine.game.outcome().is_some() {
+            return;
+        }
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let out = self.engine.out.clone();
+        let depth = self.analysis_depth.clone();
+        depth.store(0, Relaxed);
+        self.analysis_start = Instant::now();
+        let on_info = Box::new(move |info: &Info| {
+            depth.store(info.depth, Relaxed);
+            out.line(&post_line(info));
+        });
+        let request = SearchRequest::new(self.engine.game.clone(), limits, true, on_info);
+        self.engine.start_search(request);
+    }
+
+    /// `.` in analysis mode: `stat01: TIME NODES PLY MVLEFT MVTOT`, time in
+    /// centiseconds, the depth being searched, and the root moves (the
+    /// search does not count the ones left at the root, so `MVLEFT` is 0).
+    fn analysis_status(&self) {
+        if !self.analyzing || self.engine.running.is_none() {
+            return;
+        }
+        let cs = self.analysis_start.elapsed().as_millis() / 10;
+        let nodes = self.engine.shared.nodes.load(Relaxed);
+        let ply = self.analysis_depth.load(Relaxed) + 1;
+        let total = self.engine.game.legal_moves().len();
+        self.engine
+            .out
+            .line(&format!("stat01: {cs} {nodes} {ply} 0 {total}"));
     }
 
     /// After the engine's move: think on the opponent's time, in the
@@ -450,6 +534,14 @@ impl Xboard {
     }
 
     fn user_move(&mut self, text: &str) {
+        if self.analyzing {
+            // The analysis restarts on the new position (see `command`).
+            self.abort_search();
+            if play_uci(&mut self.engine.game, text).is_err() {
+                self.engine.out.line(&format!("Illegal move: {text}"));
+            }
+            return;
+        }
         if let Some(expected) = self.pondering {
             let mut after = self.engine.game.clone();
             if play_uci(&mut after, text).is_ok_and(|m| m == expected) {
