@@ -143,3 +143,103 @@ fn analyse_errors_are_one_line_and_exit_2() {
     let out = analyse(&["--variant", "chess"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `varia uci` run by `sh` under an address-space limit of `limit_kb` (none
+/// if `None`), with piped stdin and stdout.
+#[cfg(target_os = "linux")]
+fn uci_child(limit_kb: Option<u64>) -> std::process::Child {
+    let limit = limit_kb.map_or("unlimited".to_string(), |kb| kb.to_string());
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {limit} && exec \"$0\" uci"))
+        .arg(env!("CARGO_BIN_EXE_varia"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("varia starts")
+}
+
+/// Sends `script` and reads up to (and with) the line `last`; `None` if the
+/// output ends first.
+#[cfg(target_os = "linux")]
+fn send_until(
+    stdin: &mut std::process::ChildStdin,
+    stdout: &mut BufReader<std::process::ChildStdout>,
+    script: &str,
+    last: &str,
+) -> Option<Vec<String>> {
+    stdin.write_all(script.as_bytes()).ok()?;
+    stdin.flush().ok()?;
+    let mut lines = Vec::new();
+    loop {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end().to_string();
+        let done = line == last;
+        lines.push(line);
+        if done {
+            return Some(lines);
+        }
+    }
+}
+
+/// The peak address space of process `pid` in kB.
+#[cfg(target_os = "linux")]
+fn vm_peak_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmPeak:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmPeak")
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_new_table_is_allocated_after_the_old_one_is_freed() {
+    const HASH_MB: u64 = 1024;
+    // What the engine needs besides its table, measured with a tiny one.
+    let mut child = uci_child(None);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let script = "setoption name Hash value 1\nposition startpos\ngo depth 3\nisready\n";
+    send_until(&mut stdin, &mut stdout, script, "readyok").expect("a search");
+    let base_kb = vm_peak_kb(child.id());
+    drop(stdin);
+    assert!(child.wait().expect("exits").success());
+    // Room for one table of HASH_MB and a half, not for two.
+    let limit_kb = base_kb + HASH_MB * 1024 * 3 / 2;
+    let mut child = uci_child(Some(limit_kb));
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    for (what, script) in [
+        (
+            "Hash",
+            format!("setoption name Hash value {HASH_MB}\nisready\n"),
+        ),
+        ("ucinewgame", "ucinewgame\nisready\n".to_string()),
+        (
+            "a Hash change",
+            format!("setoption name Hash value {}\nisready\n", HASH_MB - 8),
+        ),
+        (
+            "a search",
+            "position startpos\ngo depth 3\nisready\n".to_string(),
+        ),
+    ] {
+        let got = send_until(&mut stdin, &mut stdout, &script, "readyok");
+        if got.is_none() {
+            let out = child.wait_with_output().expect("exits");
+            panic!(
+                "{what} with a {HASH_MB} MB table did not fit in {limit_kb} kB \
+                 ({base_kb} kB besides the table): {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    drop(stdin);
+    assert!(child.wait().expect("exits").success());
+}

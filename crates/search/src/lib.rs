@@ -54,21 +54,34 @@ pub fn search<V: Variant>(
     threads: usize,
     report: &mut (dyn FnMut(&Info) + Send),
 ) -> SearchResult {
-    let threads = threads.max(1);
+    let clock = Clock::start(limits, root.turn(), threads.max(1));
+    search_on_clock(root, history, &clock, params, shared, report)
+}
+
+/// [`search`] on a clock made by the caller (and its threads), which may
+/// watch or change it while the search runs: a pondering clock
+/// ([`Clock::pondering`]) gets its time budget at [`Clock::ponderhit`].
+pub fn search_on_clock<V: Variant>(
+    root: &Position<V>,
+    history: &[u64],
+    clock: &Clock,
+    params: &EvalParams,
+    shared: &Shared,
+    report: &mut (dyn FnMut(&Info) + Send),
+) -> SearchResult {
+    let threads = clock.threads.max(1);
     shared.stop.store(false, Relaxed);
     shared.nodes.store(0, Relaxed);
     shared.tt.new_search();
-    let clock = Clock::start(limits, root.turn(), threads);
-    let max_depth = limits.depth.unwrap_or(u32::MAX);
+    let max_depth = clock.depth_limit.unwrap_or(u32::MAX);
     std::thread::scope(|s| {
         for id in 1..threads {
-            let clock = &clock;
             s.spawn(move || {
                 let mut w = Worker::<V>::new(id, shared, params, clock, history);
                 w.iterate(root, max_depth, &mut |_| {});
             });
         }
-        let mut main = Worker::<V>::new(0, shared, params, &clock, history);
+        let mut main = Worker::<V>::new(0, shared, params, clock, history);
         let (best, score, depth, pv) = main.iterate(root, max_depth, report);
         shared.stop.store(true, Relaxed);
         SearchResult {

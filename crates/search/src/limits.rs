@@ -3,13 +3,15 @@
 //! [`Limits`] is what a protocol asks for (`wtime/btime/winc/binc/movestogo`,
 //! `movetime`, `depth`, `nodes`, `infinite`); [`Clock`] turns it into a soft
 //! limit (do not start another iteration after it) and a hard limit (stop in
-//! the middle of one), with a safety margin for the protocol round trip.
+//! the middle of one), with a safety margin for the protocol round trip
+//! ([`Limits::move_overhead`], the protocols' `Move Overhead` option).
 
 use movegen::Color;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// What the search may spend.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Maximum depth in plies.
     pub depth: Option<u32>,
@@ -29,6 +31,27 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until told to stop.
     pub infinite: bool,
+    /// Time kept back from every clock budget for the protocol round trip
+    /// and process scheduling ([`DEFAULT_MOVE_OVERHEAD`] unless set).
+    pub move_overhead: Duration,
+}
+
+impl Default for Limits {
+    /// No limit at all, with the default move overhead.
+    fn default() -> Limits {
+        Limits {
+            depth: None,
+            nodes: None,
+            movetime: None,
+            wtime: None,
+            btime: None,
+            winc: Duration::ZERO,
+            binc: Duration::ZERO,
+            movestogo: None,
+            infinite: false,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+        }
+    }
 }
 
 impl Limits {
@@ -57,29 +80,47 @@ impl Limits {
     }
 }
 
-/// Time reserved for the protocol round trip and process scheduling.
-pub const MOVE_OVERHEAD: Duration = Duration::from_millis(15);
+/// Time reserved for the protocol round trip and process scheduling when
+/// nothing else is set.
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(15);
+/// Largest move overhead the protocols accept.
+pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_millis(5000);
 
 /// The running clock of one search.
+///
+/// A pondering search (UCI `go ponder`, CECP pondering) has no budget until
+/// [`Clock::ponderhit`]: it searches as if infinite, and its budget is then
+/// counted from the hit, on the real clock.
 #[derive(Debug)]
 pub struct Clock {
     start: Instant,
-    soft: Option<Duration>,
-    hard: Option<Duration>,
+    us: Color,
+    /// The time budget, set at the start or at the ponder hit.
+    budget: OnceLock<Budget>,
+    /// Depth limit, if any.
+    pub depth_limit: Option<u32>,
     /// Node limit, if any.
     pub node_limit: Option<u64>,
     /// Number of threads (node limits count all of them).
     pub threads: usize,
 }
 
-impl Clock {
-    /// Starts the clock for `limits` with `us` to move.
-    pub fn start(limits: &Limits, us: Color, threads: usize) -> Clock {
+/// A time budget: soft and hard limits counted from `from`.
+#[derive(Debug)]
+struct Budget {
+    from: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl Budget {
+    /// The budget `limits` give `us`, counted from now.
+    fn new(limits: &Limits, us: Color) -> Budget {
         let (mut soft, mut hard) = (None, None);
         if !limits.infinite {
             if let Some(t) = limits.movetime {
                 let t = t
-                    .saturating_sub(MOVE_OVERHEAD)
+                    .saturating_sub(limits.move_overhead)
                     .max(Duration::from_millis(1));
                 soft = Some(t);
                 hard = Some(t);
@@ -89,7 +130,7 @@ impl Clock {
                     Color::Black => (limits.btime, limits.binc),
                 };
                 if let Some(time) = time {
-                    let left = time.saturating_sub(MOVE_OVERHEAD);
+                    let left = time.saturating_sub(limits.move_overhead);
                     let mtg = limits.movestogo.unwrap_or(30).clamp(1, 50);
                     let base = left / mtg + inc * 3 / 4;
                     let cap = left * 2 / 5;
@@ -98,13 +139,44 @@ impl Clock {
                 }
             }
         }
-        Clock {
-            start: Instant::now(),
+        Budget {
+            from: Instant::now(),
             soft,
             hard,
+        }
+    }
+}
+
+impl Clock {
+    /// Starts the clock for `limits` with `us` to move.
+    pub fn start(limits: &Limits, us: Color, threads: usize) -> Clock {
+        let clock = Clock::pondering(limits, us, threads);
+        clock.ponderhit(limits);
+        clock
+    }
+
+    /// Starts the clock of a pondering search: the depth and node limits of
+    /// `limits` hold, the time budget waits for [`Clock::ponderhit`].
+    pub fn pondering(limits: &Limits, us: Color, threads: usize) -> Clock {
+        Clock {
+            start: Instant::now(),
+            us,
+            budget: OnceLock::new(),
+            depth_limit: limits.depth,
             node_limit: limits.nodes,
             threads,
         }
+    }
+
+    /// The ponder move was played: the time budget of `limits` starts now.
+    /// Only the first call counts.
+    pub fn ponderhit(&self, limits: &Limits) {
+        let _ = self.budget.set(Budget::new(limits, self.us));
+    }
+
+    /// `true` while the search ponders (no [`Clock::ponderhit`] yet).
+    pub fn is_pondering(&self) -> bool {
+        self.budget.get().is_none()
     }
 
     /// Time since the start.
@@ -112,19 +184,35 @@ impl Clock {
         self.start.elapsed()
     }
 
-    /// `true` if there is a time limit at all.
+    /// `true` if there is a time limit in force.
     pub fn has_time_limit(&self) -> bool {
-        self.hard.is_some()
+        self.budget.get().is_some_and(|b| b.hard.is_some())
     }
 
     /// `true` once no new iteration should start.
     pub fn past_soft_limit(&self) -> bool {
-        self.soft.is_some_and(|s| self.elapsed() >= s)
+        self.budget
+            .get()
+            .is_some_and(|b| b.soft.is_some_and(|s| b.from.elapsed() >= s))
     }
 
     /// `true` once the search must stop.
     pub fn past_hard_limit(&self) -> bool {
-        self.hard.is_some_and(|h| self.elapsed() >= h)
+        self.budget
+            .get()
+            .is_some_and(|b| b.hard.is_some_and(|h| b.from.elapsed() >= h))
+    }
+
+    /// The hard limit in force, if any.
+    #[cfg(test)]
+    fn hard(&self) -> Option<Duration> {
+        self.budget.get().and_then(|b| b.hard)
+    }
+
+    /// The soft limit in force, if any.
+    #[cfg(test)]
+    fn soft(&self) -> Option<Duration> {
+        self.budget.get().and_then(|b| b.soft)
     }
 }
 
@@ -140,14 +228,65 @@ mod tests {
             ..Limits::default()
         };
         let c = Clock::start(&l, Color::White, 1);
-        assert!(c.hard.unwrap() <= Duration::from_millis(800));
-        assert!(c.soft.unwrap() < c.hard.unwrap());
+        assert!(c.hard().unwrap() <= Duration::from_millis(800));
+        assert!(c.soft().unwrap() < c.hard().unwrap());
         let c = Clock::start(&Limits::depth(5), Color::Black, 1);
         assert!(!c.has_time_limit());
         let tiny = Limits {
             btime: Some(Duration::from_millis(5)),
             ..Limits::default()
         };
-        assert!(Clock::start(&tiny, Color::Black, 1).hard.unwrap() >= Duration::from_millis(1));
+        assert!(Clock::start(&tiny, Color::Black, 1).hard().unwrap() >= Duration::from_millis(1));
+    }
+
+    #[test]
+    fn move_overhead_comes_off_every_budget() {
+        let movetime = Limits::movetime(Duration::from_millis(1000));
+        assert_eq!(movetime.move_overhead, DEFAULT_MOVE_OVERHEAD);
+        let c = Clock::start(&movetime, Color::White, 1);
+        assert_eq!(c.hard(), Some(Duration::from_millis(985)));
+        let c = Clock::start(
+            &Limits {
+                move_overhead: Duration::from_millis(300),
+                ..movetime
+            },
+            Color::White,
+            1,
+        );
+        assert_eq!(c.hard(), Some(Duration::from_millis(700)));
+        let clock = |overhead: u64| {
+            let l = Limits {
+                btime: Some(Duration::from_millis(3000)),
+                move_overhead: Duration::from_millis(overhead),
+                ..Limits::default()
+            };
+            Clock::start(&l, Color::Black, 1).hard().unwrap()
+        };
+        // 2/5 of what is left after the overhead.
+        assert_eq!(clock(0), Duration::from_millis(300));
+        assert_eq!(clock(1500), Duration::from_millis(150));
+        assert_eq!(clock(5000), Duration::from_millis(1));
+    }
+
+    #[test]
+    fn a_pondering_clock_has_no_budget_until_the_hit() {
+        let l = Limits {
+            depth: Some(7),
+            movetime: Some(Duration::from_millis(50)),
+            ..Limits::default()
+        };
+        let c = Clock::pondering(&l, Color::White, 1);
+        assert!(c.is_pondering() && !c.has_time_limit());
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(!c.past_soft_limit() && !c.past_hard_limit());
+        assert_eq!(c.depth_limit, Some(7));
+        // Counted from the hit, not from the start.
+        c.ponderhit(&l);
+        assert!(!c.is_pondering() && c.has_time_limit());
+        assert_eq!(c.hard(), Some(Duration::from_millis(35)));
+        assert!(!c.past_hard_limit());
+        // A second hit changes nothing.
+        c.ponderhit(&Limits::default());
+        assert_eq!(c.hard(), Some(Duration::from_millis(35)));
     }
 }

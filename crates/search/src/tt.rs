@@ -85,6 +85,14 @@ impl TranspositionTable {
         }
     }
 
+    /// Replaces this table by an empty one of about `mb` megabytes, as
+    /// [`TranspositionTable::new`] makes it, freeing the old entries before
+    /// allocating the new ones: the peak is one table, not two.
+    pub fn reallocate(&mut self, mb: usize) {
+        self.table = BucketTable::new(0);
+        *self = TranspositionTable::new(mb);
+    }
+
     /// The size asked for, in megabytes.
     pub fn size_mb(&self) -> usize {
         self.mb

@@ -4,7 +4,7 @@
 mod protocol_session;
 
 use protocol_session::{assert_legal, fen_after, start_fen, Session};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const VARIANTS: [&str; 6] = [
     "chess",
@@ -45,6 +45,8 @@ fn handshake_lists_options_and_answers_isready() {
         .iter()
         .any(|l| l.starts_with("option name Threads type spin default 1 min 1")));
     assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
+    assert!(lines
+        .contains(&"option name Move Overhead type spin default 15 min 0 max 5000".to_string()));
     assert!(
         !lines.iter().any(|l| l.contains("suicide")),
         "never announce suicide"
@@ -179,7 +181,7 @@ fn quit_during_a_search_ends_the_loop() {
 }
 
 #[test]
-fn end_of_input_lets_a_limited_search_finish() {
+fn end_of_input_stops_a_limited_search_and_prints_its_move() {
     let mut s = Session::uci();
     s.send_all(&[
         "setoption name UCI_Variant value atomic",
@@ -190,6 +192,91 @@ fn end_of_input_lets_a_limited_search_finish() {
     let last = rest.last().expect("output");
     assert!(last.starts_with("bestmove "), "{rest:?}");
     assert_legal("atomic", &start_fen("atomic"), &bestmove(last));
+    // Searches that would run for many minutes end with the input too.
+    for go in [
+        "go depth 100",
+        "go movetime 600000",
+        "go wtime 3600000 btime 3600000",
+    ] {
+        let mut s = Session::uci();
+        s.send_all(&["position startpos", go]);
+        s.expect("info depth 1 ");
+        let t = Instant::now();
+        let rest = s.finish();
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "{go}: the search went on after the end of input"
+        );
+        let last = rest.last().expect("output");
+        assert!(last.starts_with("bestmove "), "{go}: {rest:?}");
+        assert_legal("chess", &start_fen("chess"), &bestmove(last));
+    }
+}
+
+/// Reads until `n` `bestmove` lines and a `readyok` have come; returns the
+/// `bestmove`s' moves in order.
+fn bestmoves_and_readyok(s: &mut Session, n: usize) -> Vec<String> {
+    let mut moves = Vec::new();
+    let mut ready = false;
+    while moves.len() < n || !ready {
+        let line = s
+            .until("bestmove or readyok", |l| {
+                l.starts_with("bestmove") || l == "readyok"
+            })
+            .pop()
+            .unwrap_or_default();
+        if line == "readyok" {
+            ready = true;
+        } else {
+            moves.push(bestmove(&line));
+        }
+    }
+    moves
+}
+
+#[test]
+fn every_go_gets_its_bestmove_even_while_a_search_is_stopping() {
+    let mut s = Session::uci();
+    s.send("uci");
+    s.expect("uciok");
+    // The script: go right after stop, before the bestmove.
+    s.send_all(&[
+        "position startpos",
+        "go infinite",
+        "stop",
+        "position startpos moves e2e4",
+        "go depth 1",
+        "isready",
+    ]);
+    let moves = bestmoves_and_readyok(&mut s, 2);
+    assert_legal("chess", &start_fen("chess"), &moves[0]);
+    // The queued go searched the position it was given.
+    assert_legal(
+        "chess",
+        &fen_after("chess", &start_fen("chess"), &["e2e4"]),
+        &moves[1],
+    );
+    // A go while a limited search runs waits for it.
+    s.send_all(&["position startpos", "go depth 4", "go depth 2", "isready"]);
+    let moves = bestmoves_and_readyok(&mut s, 2);
+    for m in &moves {
+        assert_legal("chess", &start_fen("chess"), m);
+    }
+    // A stop stops the queued searches too: each answers.
+    s.send_all(&[
+        "position startpos",
+        "go infinite",
+        "go infinite",
+        "go depth 100",
+        "stop",
+        "isready",
+    ]);
+    let moves = bestmoves_and_readyok(&mut s, 3);
+    for m in &moves {
+        assert_legal("chess", &start_fen("chess"), m);
+    }
+    let rest = s.finish();
+    assert!(!rest.iter().any(|l| l.starts_with("bestmove")), "{rest:?}");
 }
 
 #[test]
@@ -266,11 +353,12 @@ fn garbage_gets_error_replies_and_the_engine_goes_on() {
         &start_fen("chess"),
         &bestmove(lines.last().unwrap()),
     );
-    // A second go while searching is refused.
+    // A second go while searching is queued behind it, not refused: the
+    // stop ends the first, then the second answers too.
     s.send("go infinite");
     s.send("go depth 1");
-    s.expect("info string error go: already searching");
     s.send("stop");
+    s.expect("bestmove");
     s.expect("bestmove");
     s.send("quit");
 }
@@ -426,4 +514,95 @@ fn bench_answers_the_signature_and_rejects_a_bad_depth() {
     s.expect("readyok");
     s.send("quit");
     assert!(s.wait_ended(Duration::from_secs(10)));
+}
+
+#[test]
+fn move_overhead_option_is_checked_and_comes_off_the_clock() {
+    let mut s = Session::uci();
+    s.send("uci");
+    s.expect("uciok");
+    for bad in ["-1", "5001", "x", ""] {
+        s.send(&format!("setoption name Move Overhead value {bad}"));
+        let e = s.expect("info string error");
+        assert!(e.contains("bad Move Overhead value"), "{bad}: {e}");
+    }
+    // 5000 ms kept back from a 5000 ms move leaves the least there is: the
+    // move comes long before the five seconds.
+    s.send("setoption name Move Overhead value 5000");
+    s.send("position startpos");
+    let t = Instant::now();
+    s.send("go movetime 5000");
+    let m = bestmove(&s.expect("bestmove"));
+    assert!(
+        t.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_legal("chess", &start_fen("chess"), &m);
+    s.send("setoption name Move Overhead value 0");
+    s.send("isready");
+    let lines = s.until("readyok", |l| l == "readyok");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    s.send("quit");
+}
+
+#[test]
+fn pondering_waits_for_ponderhit_or_stop() {
+    let mut s = Session::uci();
+    s.send("uci");
+    s.expect("uciok");
+    s.send("setoption name Ponder value maybe");
+    assert!(s.expect("info string error").contains("bad Ponder value"));
+    s.send("setoption name Ponder value true");
+    // bestmove names the expected reply, a legal move after the best move.
+    s.send("position startpos moves e2e4");
+    s.send("go depth 5");
+    let line = s.expect("bestmove");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{line}");
+    assert_eq!(words[2], "ponder", "{line}");
+    let after_e4 = fen_after("chess", &start_fen("chess"), &["e2e4"]);
+    let after_best = assert_legal("chess", &after_e4, words[1]);
+    assert_legal("chess", &after_best, words[3]);
+    // A ponder search that ends by itself (depth 2) still waits for the hit.
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go ponder depth 2");
+    s.expect("info depth 2 ");
+    let quiet = s.drain(Duration::from_millis(300));
+    assert!(
+        !quiet.iter().any(|l| l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
+    s.send("ponderhit");
+    let after_e5 = fen_after("chess", &start_fen("chess"), &["e2e4", "e7e5"]);
+    assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
+    // The time limit counts from the hit: 200 ms of movetime are long
+    // gone, but pondering goes on until ponderhit, then the move comes.
+    s.send("go ponder movetime 200");
+    let quiet = s.drain(Duration::from_millis(600));
+    assert!(
+        !quiet.iter().any(|l| l.starts_with("bestmove")),
+        "{quiet:?}"
+    );
+    s.send("ponderhit");
+    assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
+    // stop during pondering answers at once.
+    s.send("go ponder wtime 60000 btime 60000");
+    s.expect("info depth 2 ");
+    let t = Instant::now();
+    s.send("stop");
+    assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
+    assert!(t.elapsed() < Duration::from_secs(5));
+    // A clock search after ponderhit ends by itself (no stop needed).
+    s.send("go ponder wtime 3000 btime 3000");
+    s.expect("info depth 1 ");
+    s.send("ponderhit");
+    assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
+    s.send("isready");
+    let lines = s.until("readyok", |l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    s.send("quit");
 }

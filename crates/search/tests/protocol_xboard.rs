@@ -55,7 +55,7 @@ fn protover_announces_exactly_the_implemented_features() {
         f,
         "feature myname=\"varia\" variants=\"normal,giveaway,3check,atomic,losers,knightmate\" \
          setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 \
-         analyze=0 reuse=1 done=1"
+         analyze=1 reuse=1 option=\"Move Overhead -spin 15 0 5000\" done=1"
     );
     assert!(!f.contains("suicide"));
     // The announced commands are all understood.
@@ -87,6 +87,7 @@ fn protover_announces_exactly_the_implemented_features() {
         "usermove d2d4",
         "usermove d7d5",
         "remove",
+        "option Move Overhead=100",
     ] {
         s.send(cmd);
     }
@@ -464,4 +465,185 @@ fn engine_plays_a_whole_game_against_itself_without_errors() {
             );
         }
     }
+}
+
+#[test]
+fn end_of_input_stops_the_search_and_prints_its_move() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    s.send_all(&["new", "st 600", "post", "usermove e2e4"]);
+    s.until("thinking output", |l| l.starts_with("1 "));
+    let t = Instant::now();
+    let rest = s.finish();
+    assert!(
+        t.elapsed() < Duration::from_secs(20),
+        "the search went on after the end of input"
+    );
+    let last = rest.last().expect("output");
+    let after_e4 = fen_after("chess", &start_fen("chess"), &["e2e4"]);
+    assert_legal("chess", &after_e4, &engine_move(last));
+}
+
+#[test]
+fn move_overhead_option_is_checked_and_comes_off_the_clock() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    s.send("option Move Overhead=5001");
+    assert_eq!(
+        s.expect("Error"),
+        "Error (bad option value): Move Overhead=5001"
+    );
+    s.send("option Hash Size=3");
+    assert_eq!(s.expect("Error"), "Error (unknown option): Hash Size=3");
+    // 5000 ms kept back from a 5 s move: the move comes at once.
+    s.send_all(&["new", "option Move Overhead=5000", "st 5"]);
+    let t = Instant::now();
+    s.send("usermove e2e4");
+    let m = engine_move(&s.expect("move "));
+    assert!(
+        t.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_legal(
+        "chess",
+        &fen_after("chess", &start_fen("chess"), &["e2e4"]),
+        &m,
+    );
+    s.send("quit");
+}
+
+/// The moves of a post line's principal variation.
+fn post_pv(line: &str) -> Vec<String> {
+    line.split_whitespace()
+        .skip(4)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The legal moves of a chess position, in UCI notation.
+fn legal_moves(fen: &str) -> Vec<String> {
+    movegen::VariantGame::from_fen(movegen::VariantKind::Chess, fen)
+        .expect("valid FEN")
+        .legal_moves()
+        .iter()
+        .map(|m| m.uci())
+        .collect()
+}
+
+#[test]
+fn hard_ponders_on_the_expected_reply_and_easy_stops_it() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    s.send_all(&["new", "hard", "post", "st 0.3", "usermove e2e4"]);
+    let lines = s.until("the engine's move", |l| l.starts_with("move "));
+    let mine = engine_move(lines.last().unwrap());
+    let pv = post_pv(&lines[lines.len() - 2]);
+    assert_eq!(pv[0], mine, "{lines:?}");
+    let expected = pv.get(1).unwrap_or_else(|| panic!("no reply in {pv:?}"));
+    // It thinks on our time: thinking output goes on, no move, and a ping
+    // is answered at once.
+    let after_mine = fen_after("chess", &start_fen("chess"), &["e2e4", &mine]);
+    let after_reply = assert_legal("chess", &after_mine, expected);
+    let pondering = sync(&mut s, 7);
+    let pondering = [pondering, s.drain(Duration::from_millis(300))].concat();
+    assert!(
+        !pondering.iter().any(|l| l.starts_with("move")),
+        "{pondering:?}"
+    );
+    let ponder_pv = pondering
+        .iter()
+        .rev()
+        .find(|l| l.starts_with(char::is_numeric));
+    let ponder_pv = post_pv(ponder_pv.expect("pondering output"));
+    assert_legal("chess", &after_reply, &ponder_pv[0]);
+    // The expected reply: the search goes on and answers within the time.
+    s.send(&format!("usermove {expected}"));
+    let lines = s.until("the engine's move", |l| l.starts_with("move "));
+    let next = engine_move(lines.last().unwrap());
+    let after_next = assert_legal("chess", &after_reply, &next);
+    // Any other reply: pondering is dropped and the engine answers the move
+    // that came.
+    let expected = post_pv(&lines[lines.len() - 2]).get(1).cloned();
+    let other = legal_moves(&after_next)
+        .into_iter()
+        .find(|m| Some(m) != expected.as_ref())
+        .expect("a legal move");
+    s.send(&format!("usermove {other}"));
+    let after_other = assert_legal("chess", &after_next, &other);
+    let answer = engine_move(&s.expect("move "));
+    assert_legal("chess", &after_other, &answer);
+    // easy: no more thinking after the move.
+    let _ = sync(&mut s, 9);
+    s.send("easy");
+    let _ = sync(&mut s, 10);
+    let quiet = s.drain(Duration::from_millis(300));
+    assert!(quiet.is_empty(), "{quiet:?}");
+    s.send("quit");
+}
+
+/// Reads until a thinking-output line (after `pong n` of [`sync`]) and
+/// returns its principal variation.
+fn next_pv(s: &mut Session) -> Vec<String> {
+    let line = s
+        .until("thinking output", |l| l.starts_with(char::is_numeric))
+        .pop()
+        .unwrap_or_default();
+    post_pv(&line)
+}
+
+#[test]
+fn analyze_follows_the_position_until_exit() {
+    let mut s = Session::xboard();
+    handshake(&mut s);
+    let start = start_fen("chess");
+    s.send_all(&["new", "force", "analyze"]);
+    // No post needed; the analysis of the start position goes on.
+    assert_legal("chess", &start, &next_pv(&mut s)[0]);
+    let lines = sync(&mut s, 1);
+    assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
+    s.send(".");
+    let stat = s.expect("stat01: ");
+    let fields: Vec<u64> = stat[8..]
+        .split_whitespace()
+        .map(|f| f.parse().expect("a number"))
+        .collect();
+    assert_eq!(fields.len(), 5, "{stat}");
+    assert!(fields[1] > 0 && fields[2] >= 1 && fields[4] == 20, "{stat}");
+    // A move restarts it on the new position.
+    s.send("usermove e2e4");
+    let _ = sync(&mut s, 2);
+    let after_e4 = fen_after("chess", &start, &["e2e4"]);
+    assert_legal("chess", &after_e4, &next_pv(&mut s)[0]);
+    s.send("usermove e2e5");
+    assert_eq!(s.expect("Illegal move"), "Illegal move: e2e5");
+    let _ = sync(&mut s, 3);
+    assert_legal("chess", &after_e4, &next_pv(&mut s)[0]);
+    s.send("undo");
+    let _ = sync(&mut s, 4);
+    assert_legal("chess", &start, &next_pv(&mut s)[0]);
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    s.send(&format!("setboard {fen}"));
+    let _ = sync(&mut s, 5);
+    assert_eq!(next_pv(&mut s)[0], "a1a8");
+    s.send("new");
+    let _ = sync(&mut s, 6);
+    assert_legal("chess", &start, &next_pv(&mut s)[0]);
+    // exit ends it: nothing more comes, and no move was ever played.
+    s.send("exit");
+    let lines = sync(&mut s, 7);
+    assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
+    let quiet = s.drain(Duration::from_millis(300));
+    assert!(quiet.is_empty(), "{quiet:?}");
+    // Out of analysis mode the engine plays again.
+    s.send("st 0.2");
+    s.send("usermove e2e4");
+    s.send("go");
+    let m = engine_move(&s.expect("move "));
+    assert_legal("chess", &after_e4, &m);
+    // The end of input ends an analysis too.
+    s.send_all(&["force", "analyze"]);
+    next_pv(&mut s);
+    let rest = s.finish();
+    assert!(!rest.iter().any(|l| l.starts_with("move")), "{rest:?}");
 }

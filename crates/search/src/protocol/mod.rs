@@ -26,7 +26,7 @@ mod session;
 pub mod uci;
 pub mod xboard;
 
-use crate::{search, EvalParams, Info, Limits, SearchResult, Shared};
+use crate::{search_on_clock, Clock, EvalParams, Info, Limits, SearchResult, Shared};
 use movegen::{with_game, FenError, Move, MoveError, Position, Variant, VariantGame, VariantKind};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -77,12 +77,12 @@ pub enum Event {
     Line(String),
     /// The input ended (or failed).
     Eof,
-    /// Search number `id` finished; `None` if it failed.
+    /// Search number `id` finished.
     Done {
         /// The number given to the search when it started.
         id: u64,
         /// Its result.
-        result: Option<SearchResult>,
+        result: SearchResult,
     },
 }
 
@@ -155,6 +155,9 @@ pub struct SearchJob {
     /// Hold the result until `stop` is set (UCI `go infinite`: no `bestmove`
     /// before `stop`, even when the search ends by itself).
     pub hold: bool,
+    /// Ponder: no time budget until [`Running::ponderhit`], and the result
+    /// is held until then (or a stop).
+    pub ponder: bool,
     /// Called after each completed iteration of the main thread.
     pub on_info: Box<dyn FnMut(&Info) + Send>,
     /// Where [`Event::Done`] goes.
@@ -165,8 +168,15 @@ pub struct SearchJob {
 pub struct Running {
     /// Its number.
     pub id: u64,
+    /// The game whose current position it searches (the protocol's game may
+    /// have moved on since).
+    pub game: VariantGame,
     /// The result is held until [`Running::stop`] (see [`SearchJob::hold`]).
     hold: bool,
+    /// Its limits, and its clock (which counts them, from the ponder hit
+    /// for a pondering search).
+    limits: Limits,
+    clock: Arc<Clock>,
     stop: Arc<AtomicBool>,
     shared: Arc<Shared>,
     handle: Option<JoinHandle<()>>,
@@ -185,6 +195,24 @@ impl Running {
         self.hold
     }
 
+    /// `true` while the search ponders (started with [`SearchJob::ponder`]
+    /// and no ponder hit yet).
+    pub fn is_pondering(&self) -> bool {
+        self.clock.is_pondering()
+    }
+
+    /// The ponder move was played: the search goes on with the time budget
+    /// of its own limits, counted from now (UCI `ponderhit`).
+    pub fn ponderhit(&self) {
+        self.clock.ponderhit(&self.limits);
+    }
+
+    /// [`Running::ponderhit`] with the budget of `limits` instead (CECP,
+    /// whose clocks are only known when the opponent's move comes).
+    pub fn ponderhit_with(&self, limits: &Limits) {
+        self.clock.ponderhit(limits);
+    }
+
     /// Stops the search and waits for its thread. Its [`Event::Done`] is still
     /// sent; the loop recognises it as stale by its id.
     pub fn abort(mut self) {
@@ -200,60 +228,85 @@ impl Running {
 /// reports each iteration through `job.on_info` and ends with
 /// [`Event::Done`] on `job.done`.
 pub fn spawn_search(game: &VariantGame, job: SearchJob) -> Running {
-    with_game!(game, V, g => spawn_search_of::<V>(*g.position(), g.history_keys().to_vec(), job))
-}
-
-/// [`spawn_search`] for the monomorphised game.
-fn spawn_search_of<V: Variant>(root: Position<V>, history: Vec<u64>, job: SearchJob) -> Running {
-    let SearchJob {
-        id,
-        limits,
-        params,
-        shared,
-        threads,
-        stop,
-        hold,
-        mut on_info,
-        done,
-    } = job;
+    let threads = job.threads.max(1);
+    let clock = Arc::new(if job.ponder {
+        Clock::pondering(&job.limits, game.turn(), threads)
+    } else {
+        Clock::start(&job.limits, game.turn(), threads)
+    });
     let running = Running {
-        id,
-        hold,
-        stop: stop.clone(),
-        shared: shared.clone(),
+        id: job.id,
+        game: game.clone(),
+        hold: job.hold,
+        limits: job.limits.clone(),
+        clock: clock.clone(),
+        stop: job.stop.clone(),
+        shared: job.shared.clone(),
         handle: None,
     };
-    let handle = std::thread::spawn(move || {
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut report = |info: &Info| {
-                // A stop that came before the search reset its flag.
-                if stop.load(Relaxed) {
-                    shared.stop.store(true, Relaxed);
-                }
-                on_info(info);
-            };
-            search::<V>(
-                &root,
-                &history,
-                &limits,
-                &params,
-                &shared,
-                threads,
-                &mut report,
-            )
-        }))
-        .ok();
-        if hold {
-            while !stop.load(Relaxed) {
-                std::thread::sleep(Duration::from_millis(2));
-            }
-        }
-        let _ = done.send(Event::Done { id, result });
+    let handle = with_game!(game, V, g => {
+        spawn_search_of::<V>(*g.position(), g.history_keys().to_vec(), clock, job)
     });
     Running {
         handle: Some(handle),
         ..running
     }
+}
+
+/// Aborts the process if the thread it lives on unwinds from a panic.
+///
+/// A panic in the search is a bug, and the protocols do not try to play on
+/// after one: the release profile has `panic = "abort"`, and this guard makes
+/// the test and dev profiles (which unwind) do the same instead of leaving
+/// the loop waiting for a search that will never report. The panic message
+/// is printed first; a match runner sees the engine's end as a crash.
+struct AbortOnPanic;
+
+impl Drop for AbortOnPanic {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            std::process::abort();
+        }
+    }
+}
+
+/// The search thread of [`spawn_search`] for the monomorphised game.
+fn spawn_search_of<V: Variant>(
+    root: Position<V>,
+    history: Vec<u64>,
+    clock: Arc<Clock>,
+    job: SearchJob,
+) -> JoinHandle<()> {
+    let SearchJob {
+        id,
+        params,
+        shared,
+        stop,
+        hold,
+        mut on_info,
+        done,
+        ..
+    } = job;
+    std::thread::spawn(move || {
+        let _abort_on_panic = AbortOnPanic;
+        let mut report = |info: &Info| {
+            // A stop that came before the search reset its flag.
+            if stop.load(Relaxed) {
+                shared.stop.store(true, Relaxed);
+            }
+            on_info(info);
+        };
+        let result = search_on_clock::<V>(&root, &history, &clock, &params, &shared, &mut report);
+        // Let go of the table before reporting, so that the protocol owns
+        // it alone once it has the report (and can free it first when it
+        // replaces it).
+        drop(shared);
+        // No report before the stop (or, for a ponder search, the hit).
+        while (hold || clock.is_pondering()) && !stop.load(Relaxed) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let _ = done.send(Event::Done { id, result });
+    })
 }
 
 /// Why a protocol refused a position: the FEN itself, or clocks beyond what
@@ -294,6 +347,14 @@ pub fn play_uci(game: &mut VariantGame, text: &str) -> Result<Move, MoveError> {
         return Err(MoveError::Illegal(format!("{text} (game too long)")));
     }
     game.play_uci(text)
+}
+
+/// Parses a `Move Overhead` option value: whole milliseconds from 0 to
+/// [`MAX_MOVE_OVERHEAD`](crate::limits::MAX_MOVE_OVERHEAD).
+pub fn parse_move_overhead(text: &str) -> Option<Duration> {
+    let ms = text.trim().parse::<u64>().ok()?;
+    let t = Duration::from_millis(ms);
+    (t <= crate::limits::MAX_MOVE_OVERHEAD).then_some(t)
 }
 
 /// Splits a line into whitespace-separated tokens with their byte offsets, so

@@ -6,17 +6,25 @@
 //! answer, so each implements [`Protocol`] over its own struct, which holds
 //! an [`Engine`] plus the protocol's own settings (UCI's `EvalFile`, CECP's
 //! clocks and force mode). The loop's rules are the same for both: a line is
-//! one command, a finished search is reported unless it was aborted, and at
-//! the end of input a search with limits may finish (and report) while one
-//! that waits for `stop` is stopped first.
+//! one command, a finished search is reported unless it was aborted, and the
+//! end of input stops whatever runs (it still reports, so a `go` piped in
+//! gets its `bestmove` at once rather than after minutes of thinking) and
+//! ends the loop.
+//!
+//! The table is replaced in place when the size changes or a new game
+//! begins: the old one is freed before the new one is allocated, so the
+//! engine never holds two tables at once (unless a search that still runs
+//! keeps the old one alive until it ends).
 
 use super::{spawn_reader, spawn_search, Event, Output, Running, SearchJob, DEFAULT_HASH_MB};
+use crate::limits::DEFAULT_MOVE_OVERHEAD;
 use crate::{EvalParams, Info, Limits, SearchResult, Shared};
 use movegen::{VariantGame, VariantKind};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The state both protocols keep.
 pub(super) struct Engine {
@@ -32,6 +40,8 @@ pub(super) struct Engine {
     pub hash_mb: usize,
     /// Search threads.
     pub threads: usize,
+    /// Time kept back from every clock budget (the `Move Overhead` option).
+    pub move_overhead: Duration,
     /// Evaluation weights for `kind`.
     pub params: Arc<EvalParams>,
     /// The table and the stop flag.
@@ -54,6 +64,7 @@ impl Engine {
             game: VariantGame::new(kind),
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
             params: Arc::new(EvalParams::default_for(kind)),
             shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
             running: None,
@@ -66,9 +77,14 @@ impl Engine {
         self.game = VariantGame::new(self.kind);
     }
 
-    /// A fresh, empty table of the current size.
+    /// A fresh, empty table of the current size. The old table is freed
+    /// before the new one is allocated (peak: one table), unless a search
+    /// still holds it.
     pub fn new_table(&mut self) {
-        self.shared = Arc::new(Shared::new(self.hash_mb));
+        match Arc::get_mut(&mut self.shared) {
+            Some(shared) => shared.tt.reallocate(self.hash_mb),
+            None => self.shared = Arc::new(Shared::new(self.hash_mb)),
+        }
     }
 
     /// Sets the table size, replacing the table only if the size changes.
@@ -86,38 +102,72 @@ impl Engine {
         }
     }
 
-    /// Starts searching the current position with `limits`; `hold` keeps the
-    /// result until a stop (UCI `go infinite`). `on_info` sees each iteration.
-    pub fn start_search(
-        &mut self,
-        limits: Limits,
-        hold: bool,
-        on_info: Box<dyn FnMut(&Info) + Send>,
-    ) {
+    /// Starts the search `request` asks for.
+    pub fn start_search(&mut self, request: SearchRequest) {
         let id = self.next_id;
         self.next_id += 1;
         let job = SearchJob {
             id,
-            limits,
+            limits: Limits {
+                move_overhead: self.move_overhead,
+                ..request.limits
+            },
             params: self.params.clone(),
             shared: self.shared.clone(),
             threads: self.threads,
-            stop: Arc::new(AtomicBool::new(false)),
-            hold,
-            on_info,
+            stop: request.stop,
+            hold: request.hold,
+            ponder: request.ponder,
+            on_info: request.on_info,
             done: self.events.clone(),
         };
-        self.running = Some(spawn_search(&self.game, job));
+        self.running = Some(spawn_search(&request.game, job));
     }
 
-    /// Forgets the running search if it is search `id`; `false` for a
-    /// search that was aborted (its report is stale).
-    fn take_finished(&mut self, id: u64) -> bool {
+    /// Takes the running search if it is search `id`; `None` for a search
+    /// that was aborted (its report is stale).
+    fn take_finished(&mut self, id: u64) -> Option<Running> {
         if self.running.as_ref().map(|r| r.id) != Some(id) {
-            return false;
+            return None;
         }
-        self.running = None;
-        true
+        self.running.take()
+    }
+}
+
+/// A search to start: the game whose current position is searched (with its
+/// history), the limits, and how it reports.
+pub(super) struct SearchRequest {
+    /// The game, as it was when the search was asked for.
+    pub game: VariantGame,
+    /// Limits of the search.
+    pub limits: Limits,
+    /// Keep the result until `stop` is set (UCI `go infinite`).
+    pub hold: bool,
+    /// Ponder (see [`SearchJob::ponder`]).
+    pub ponder: bool,
+    /// The search's stop request (see [`SearchJob::stop`]); may be set
+    /// before the search starts.
+    pub stop: Arc<AtomicBool>,
+    /// Sees each iteration.
+    pub on_info: Box<dyn FnMut(&Info) + Send>,
+}
+
+impl SearchRequest {
+    /// A search of `game`'s position with `limits`, not stopped yet.
+    pub fn new(
+        game: VariantGame,
+        limits: Limits,
+        hold: bool,
+        on_info: Box<dyn FnMut(&Info) + Send>,
+    ) -> SearchRequest {
+        SearchRequest {
+            game,
+            limits,
+            hold,
+            ponder: false,
+            stop: Arc::new(AtomicBool::new(false)),
+            on_info,
+        }
     }
 }
 
@@ -129,9 +179,12 @@ pub(super) trait Protocol {
     fn engine(&mut self) -> &mut Engine;
     /// Handles one input line; `false` to end the loop (`quit`).
     fn command(&mut self, line: &str) -> bool;
-    /// The current search ended (`None`: it failed); it is already
-    /// forgotten by the engine.
-    fn finished(&mut self, result: Option<SearchResult>);
+    /// A search ended with `result`; `searched` is the game it searched.
+    /// The engine has already forgotten it.
+    fn finished(&mut self, searched: VariantGame, result: SearchResult);
+    /// The input ended: stop every search the protocol has started or
+    /// queued. Each still reports; the loop ends when none is left.
+    fn end_of_input(&mut self);
 }
 
 /// Runs protocol `P` on `input` and `output` until `quit` or the end of
@@ -154,18 +207,22 @@ where
             }
             Event::Eof => {
                 eof = true;
-                match &protocol.engine().running {
-                    Some(r) if r.holds() => r.stop(),
-                    Some(_) => {}
-                    None => break,
+                protocol.end_of_input();
+                if protocol.engine().running.is_none() {
+                    break;
                 }
             }
             Event::Done { id, result } => {
-                if protocol.engine().take_finished(id) {
-                    protocol.finished(result);
+                if let Some(finished) = protocol.engine().take_finished(id) {
+                    protocol.finished(finished.game, result);
                 }
-                if eof && protocol.engine().running.is_none() {
-                    break;
+                if eof {
+                    // A search started on the report (a queued `go`) is
+                    // stopped at once too.
+                    protocol.end_of_input();
+                    if protocol.engine().running.is_none() {
+                        break;
+                    }
                 }
             }
         }

@@ -10,10 +10,18 @@
 //! `varia bench --signature --depth DEPTH`, by default at the depth of
 //! `data/bench.txt`).
 //!
-//! Options: `UCI_Variant` (combo of the protocol names `chess giveaway 3check
-//! atomic losers knightmate`), `Hash` (MB), `Threads`, `EvalFile` (an
-//! [`EvalParams`] TOML for the current variant; empty for
-//! the built-in weights).
+//! Pondering: `go ponder ...` searches the position after the expected
+//! reply with no time limit and no `bestmove` until `ponderhit` (the search
+//! goes on, its time budget counted from the hit) or `stop` (the `bestmove`
+//! comes at once). `bestmove` names the expected reply from the principal
+//! variation when there is one: `bestmove e2e4 ponder e7e5`.
+//!
+//! Options: `Ponder` (check; accepted, the GUI decides when to ponder),
+//! `UCI_Variant` (combo of the protocol names `chess giveaway 3check
+//! atomic losers knightmate`), `Hash` (MB), `Threads`, `Move Overhead` (ms
+//! kept back from every clock budget for the GUI round trip, 0 to 5000,
+//! default 15), `EvalFile` (an [`EvalParams`] TOML for the current variant;
+//! empty for the built-in weights).
 //!
 //! FENs are varia's dialect: threecheck takes the `W+B` remaining-checks
 //! field before the clocks, or Lichess's trailing `+W+B` checks-given field;
@@ -23,17 +31,28 @@
 //! and the engine goes on. For an illegal move in `position ... moves` the
 //! position is kept as it was after the last legal move, and the message
 //! says so. `go` with no limit at all searches until `stop`.
+//!
+//! Every `go` gets its `bestmove`. A `go` that arrives while a search still
+//! runs (typically right after `stop`, before that search's `bestmove`) is
+//! queued with the position and limits it was given, and starts as soon as
+//! the search before it has reported, as Stockfish does; a `stop` stops the
+//! queued searches as well (each still answers). The end of input stops
+//! every search, prints the `bestmove`s and ends the loop.
 
-use super::session::{self, Engine, Protocol};
+use super::parse_move_overhead;
+use super::session::{self, Engine, Protocol, SearchRequest};
 use super::{
     new_game, play_uci, tokens, DEFAULT_HASH_MB, ENGINE_NAME, ENGINE_VERSION, MAX_THREADS,
 };
 use crate::bench::{Signature, MAX_DEPTH, SIGNATURE_DEPTH};
+use crate::limits::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};
 use crate::score::UciScore;
 use crate::{EvalParams, Info, Limits, SearchResult};
-use movegen::VariantKind;
+use movegen::{VariantGame, VariantKind};
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -41,9 +60,8 @@ use std::time::Duration;
 /// protocol names).
 pub const VARIANTS: [&str; VariantKind::ALL.len()] = VariantKind::protocol_names();
 
-/// Runs the UCI loop until `quit` or the end of `input`. At the end of input a
-/// search with limits is allowed to finish (and its `bestmove` printed); an
-/// infinite one is stopped first.
+/// Runs the UCI loop until `quit` or the end of `input`. At the end of input
+/// the running search is stopped, its `bestmove` printed, and the loop ends.
 pub fn run<R, W>(input: R, output: W) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
@@ -52,11 +70,14 @@ where
     session::run::<Uci, R, W>(input, output)
 }
 
-/// The UCI engine's state: the shared engine plus the `EvalFile` option.
+/// The UCI engine's state: the shared engine plus the `EvalFile` option and
+/// the queued `go`s.
 struct Uci {
     engine: Engine,
     /// `EvalFile`, empty for the built-in weights.
     eval_file: String,
+    /// `go`s received while a search was running, oldest first.
+    queued: VecDeque<SearchRequest>,
 }
 
 /// The `info` line of an iteration.
@@ -92,6 +113,7 @@ impl Protocol for Uci {
         Uci {
             engine,
             eval_file: String::new(),
+            queued: VecDeque::new(),
         }
     }
 
@@ -107,7 +129,8 @@ impl Protocol for Uci {
         };
         match cmd {
             "uci" => self.uci(),
-            "debug" | "register" | "ponderhit" => {}
+            "debug" | "register" => {}
+            "ponderhit" => self.ponderhit(),
             "isready" => self.engine.out.line("readyok"),
             "setoption" => self.setoption(line, &toks),
             "ucinewgame" => {
@@ -116,7 +139,7 @@ impl Protocol for Uci {
             }
             "position" => self.position(&toks),
             "go" => self.go(&toks),
-            "stop" => self.engine.stop(),
+            "stop" => self.stop(),
             "quit" => return false,
             "bench" => self.bench(&toks),
             "d" => self.show(),
@@ -125,35 +148,54 @@ impl Protocol for Uci {
         true
     }
 
-    /// A search ended: print its move.
-    fn finished(&mut self, result: Option<SearchResult>) {
-        if result.is_none() {
-            self.error("search failed; playing the first legal move");
-        }
-        let best = result.and_then(|r| r.best);
+    /// A search ended: print its move, then start the next queued `go`.
+    fn finished(&mut self, searched: VariantGame, result: SearchResult) {
         let out = &self.engine.out;
-        match best {
-            Some(m) => out.line(&format!("bestmove {}", m.uci())),
+        match result.best {
+            Some(m) => match result.pv.get(1).filter(|_| result.pv[0] == m) {
+                Some(reply) => out.line(&format!("bestmove {} ponder {}", m.uci(), reply.uci())),
+                None => out.line(&format!("bestmove {}", m.uci())),
+            },
             None => {
-                let game = &self.engine.game;
-                if let Some(first) = game.legal_moves().first() {
-                    out.line(&format!("bestmove {}", first.uci()));
-                } else {
-                    if let Some(o) = game.outcome() {
-                        out.line(&format!(
-                            "info string game over: {} {}",
-                            o.result_str(),
-                            o.description()
-                        ));
-                    }
-                    out.line("bestmove 0000");
+                if let Some(o) = searched.outcome() {
+                    out.line(&format!(
+                        "info string game over: {} {}",
+                        o.result_str(),
+                        o.description()
+                    ));
                 }
+                out.line("bestmove 0000");
             }
         }
+        if let Some(next) = self.queued.pop_front() {
+            self.engine.start_search(next);
+        }
+    }
+
+    fn end_of_input(&mut self) {
+        self.stop();
     }
 }
 
 impl Uci {
+    /// `stop`: the running search and every queued one stop (and report).
+    fn stop(&mut self) {
+        self.engine.stop();
+        for q in &self.queued {
+            q.stop.store(true, Relaxed);
+        }
+    }
+
+    /// `ponderhit`: the pondering search (running or queued) goes on as a
+    /// normal one, its time budget counted from now.
+    fn ponderhit(&mut self) {
+        if let Some(q) = self.queued.iter_mut().rev().find(|q| q.ponder) {
+            q.ponder = false;
+        } else if let Some(r) = self.engine.running.as_ref().filter(|r| r.is_pondering()) {
+            r.ponderhit();
+        }
+    }
+
     fn error(&self, what: &str) {
         self.engine.out.line(&format!("info string error {what}"));
     }
@@ -189,6 +231,12 @@ impl Uci {
         ));
         out.line(&format!(
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
+        out.line("option name Ponder type check default false");
+        out.line(&format!(
+            "option name Move Overhead type spin default {} min 0 max {}",
+            DEFAULT_MOVE_OVERHEAD.as_millis(),
+            MAX_MOVE_OVERHEAD.as_millis()
         ));
         out.line("option name EvalFile type string default <empty>");
         out.line("uciok");
@@ -298,6 +346,20 @@ impl Uci {
                     "bad Threads value \"{value}\" (1 to {MAX_THREADS})"
                 )),
             },
+            // The GUI decides when to ponder; the option only says that it
+            // may (the engine's time use is the same either way).
+            "ponder" => {
+                if !matches!(value, "true" | "false") {
+                    self.error(&format!("bad Ponder value \"{value}\" (true or false)"));
+                }
+            }
+            "move overhead" => match parse_move_overhead(value) {
+                Some(t) => self.engine.move_overhead = t,
+                None => self.error(&format!(
+                    "bad Move Overhead value \"{value}\" (0 to {} ms)",
+                    MAX_MOVE_OVERHEAD.as_millis()
+                )),
+            },
             "evalfile" => {
                 self.eval_file = if value == "<empty>" {
                     String::new()
@@ -363,20 +425,18 @@ impl Uci {
     }
 
     fn go(&mut self, toks: &[(usize, &str)]) {
-        if self.engine.running.is_some() {
-            self.error("go: already searching (send stop first)");
-            return;
-        }
         let mut limits = Limits::default();
         let mut any_limit = false;
+        let mut ponder = false;
         let mut i = 1;
         while i < toks.len() {
             let key = toks[i].1;
             match key {
-                "infinite" | "ponder" => {
+                "infinite" => {
                     limits.infinite = true;
                     any_limit = true;
                 }
+                "ponder" => ponder = true,
                 "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth"
                 | "nodes" | "mate" => {
                     let Some(v) = toks.get(i + 1).and_then(|t| non_negative(t.1)) else {
@@ -423,10 +483,17 @@ impl Uci {
         // An infinite search answers only after `stop`.
         let hold = limits.infinite;
         let out = self.engine.out.clone();
-        self.engine.start_search(
+        let mut request = SearchRequest::new(
+            self.engine.game.clone(),
             limits,
             hold,
             Box::new(move |info: &Info| out.line(&info_line(info))),
         );
+        request.ponder = ponder;
+        if self.engine.running.is_some() {
+            self.queued.push_back(request);
+        } else {
+            self.engine.start_search(request);
+        }
     }
 }

@@ -3,21 +3,24 @@
 //! On `protover 2` the engine announces
 //!
 //! ```text
-//! feature myname="varia" variants="normal,giveaway,3check,atomic,losers,knightmate" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=0 reuse=1 done=1
+//! feature myname="varia" variants="normal,giveaway,3check,atomic,losers,knightmate" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=1 reuse=1 option="Move Overhead -spin 15 0 5000" done=1
 //! ```
 //!
 //! and implements what that promises: `setboard`, `usermove`, `ping`,
 //! `memory` (table size in MB), `cores`, coordinate moves, no `white`/`black`
-//! colour commands and no analysis mode. Our suicide is `giveaway` here (never
+//! colour commands, analysis mode, and the option `Move Overhead` (ms
+//! kept back from every clock budget for the GUI round trip), set with
+//! `option Move Overhead=VALUE`. Our suicide is `giveaway` here (never
 //! `suicide`, which is another game in XBoard), threecheck is `3check`.
 //!
 //! Commands: `xboard`, `protover`, `new`, `variant`, `force`, `go`,
 //! `playother`, `usermove` (and bare moves), `setboard`, `level MPS BASE INC`
 //! (base in minutes or `min:sec`), `st`, `sd`, `time`, `otim` (centiseconds),
 //! `ping`, `result`, `memory`, `cores`, `post`, `nopost`, `undo`, `remove`,
-//! `?` (move now), `quit`; `hard`, `easy`, `random`, `computer`, `name`,
+//! `?` (move now), `hard` and `easy` (pondering on and off), `quit`; `random`, `computer`, `name`,
 //! `accepted`, `rejected`, `draw`, `white`, `black`, `ics`, `nps`, `hint`,
-//! `bk`, `option` are accepted and ignored.
+//! `bk` are accepted and ignored; `option NAME=VALUE` sets an announced
+//! option.
 //!
 //! Moves are sent as `move <uci>`: castling as the king's two-square move,
 //! promotions with a lowercase letter: `q r b n`, plus `k` in giveaway and `m`
@@ -34,6 +37,20 @@
 //! `1-0 {White wins by checkmate}` or `1/2-1/2 {Draw by 3-fold repetition}`,
 //! and stops playing until the next `new`, `setboard` or `undo`.
 //!
+//! Analysis mode (`analyze` until `exit`): the engine searches the current
+//! position without end and prints thinking output (whatever `post` says),
+//! never a move; moves, `undo`, `remove`, `new`, `variant`, `setboard`
+//! change the position and restart the analysis; `.` answers
+//! `stat01: TIME NODES PLY 0 MOVES`; `go`, `playother` and `result` leave
+//! the mode as `exit` does.
+//!
+//! Pondering (after `hard`): once the engine has moved, it thinks on the
+//! opponent's time in the position after the reply its principal variation
+//! expects. If that reply comes, the search goes on with the engine's clock
+//! (the budget counted from then); any other move, `force`, `new`, `easy`...
+//! abandon it. `ping` is answered at once while pondering, and `?` does
+//! nothing then.
+//!
 //! The search runs in the background: `?`, `force`, `new`, `result`, `quit`,
 //! `ping` work while it thinks. A `ping` that arrives while the engine is
 //! thinking on its move is answered right after the move, as the protocol
@@ -41,34 +58,38 @@
 //! and for a bad `setboard` `tellusererror Illegal position` followed by
 //! `Error (bad FEN): <details>`; the engine keeps running.
 
-use super::session::{self, Engine, Protocol};
-use super::{new_game, play_uci, tokens};
+use super::session::{self, Engine, Protocol, SearchRequest};
+use super::{new_game, parse_move_overhead, play_uci, tokens};
+use crate::limits::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};
 use crate::score::cecp_score;
 use crate::{EvalParams, Info, Limits, SearchResult};
-use movegen::{Color, VariantKind};
+use movegen::{Color, Move, VariantGame, VariantKind};
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The `feature` line sent on `protover 2`; `variants=` lists the registry's
 /// CECP names.
 pub fn features() -> String {
     format!(
         "feature myname=\"varia\" variants=\"{}\" setboard=1 usermove=1 ping=1 \
-sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=0 reuse=1 done=1",
-        VariantKind::cecp_names().join(",")
+sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=1 reuse=1 \
+option=\"Move Overhead -spin {} 0 {}\" done=1",
+        VariantKind::cecp_names().join(","),
+        DEFAULT_MOVE_OVERHEAD.as_millis(),
+        MAX_MOVE_OVERHEAD.as_millis()
     )
 }
 
 /// Commands that are accepted and need nothing done.
 const IGNORED: &[&str] = &[
-    "xboard", "hard", "easy", "random", "computer", "name", "accepted", "rejected", "draw",
-    "white", "black", "ics", "nps", "hint", "bk", "option", "exit", ".",
+    "xboard", "random", "computer", "name", "accepted", "rejected", "draw", "white", "black",
+    "ics", "nps", "hint", "bk", "exit", ".",
 ];
 
 /// Runs the CECP loop until `quit` or the end of `input` (a search that is
-/// running then is allowed to finish and its move is printed).
+/// running then is stopped and its move is printed).
 pub fn run<R, W>(input: R, output: W) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
@@ -100,6 +121,16 @@ struct Xboard {
     pending_pongs: Vec<String>,
     /// The result of the current position was announced already.
     announced: bool,
+    /// Pondering is on (`hard`; `easy` turns it off).
+    ponder_allowed: bool,
+    /// While pondering: the opponent's reply the search expects (it
+    /// searches the position after it).
+    pondering: Option<Move>,
+    /// Analysis mode (`analyze` until `exit`).
+    analyzing: bool,
+    /// The analysis search's start and last completed depth, for `.`.
+    analysis_start: Instant,
+    analysis_depth: Arc<AtomicU32>,
 }
 
 /// Parses `level`'s base time: minutes (`5`, `0.5`) or `min:sec` (`0:30`).
@@ -153,6 +184,11 @@ impl Protocol for Xboard {
             post: Arc::new(AtomicBool::new(false)),
             pending_pongs: Vec::new(),
             announced: false,
+            ponder_allowed: false,
+            pondering: None,
+            analyzing: false,
+            analysis_start: Instant::now(),
+            analysis_depth: Arc::new(AtomicU32::new(0)),
         }
     }
 
@@ -160,8 +196,53 @@ impl Protocol for Xboard {
         &mut self.engine
     }
 
-    /// Handles one line; `false` on `quit`.
+    /// Handles one line; `false` on `quit`. In analysis mode a search of
+    /// the current position is always running: a command that stopped it
+    /// (a move, `undo`, `new`, `setboard`...) starts a new one.
     fn command(&mut self, line: &str) -> bool {
+        let go_on = self.handle(line);
+        if go_on && self.analyzing && self.engine.running.is_none() {
+            self.start_analysis();
+        }
+        go_on
+    }
+
+    /// The engine's search ended: play its move.
+    fn finished(&mut self, _searched: VariantGame, result: SearchResult) {
+        if self.analyzing {
+            // An analysis only ends when stopped: it has no move to play.
+            return;
+        }
+        if self.pondering.take().is_some() {
+            // Pondering stopped before the opponent moved: no move to play.
+            return;
+        }
+        match result.best.map(|m| m.uci()) {
+            Some(m) => match play_uci(&mut self.engine.game, &m) {
+                Ok(_) => {
+                    self.engine.out.line(&format!("move {m}"));
+                    self.announced = false;
+                    if !self.announce_end() && self.ponder_allowed && !self.force {
+                        self.start_pondering(&result.pv);
+                    }
+                }
+                Err(e) => self.engine.out.line(&format!("# internal error: {e}")),
+            },
+            None => {
+                self.announce_end();
+            }
+        }
+        self.flush_pongs();
+    }
+
+    fn end_of_input(&mut self) {
+        self.engine.stop();
+    }
+}
+
+impl Xboard {
+    /// One command (see [`Protocol::command`]).
+    fn handle(&mut self, line: &str) -> bool {
         let toks = tokens(line);
         let Some(&(_, cmd)) = toks.first() else {
             return true;
@@ -199,7 +280,19 @@ impl Protocol for Xboard {
                 self.abort_search();
                 self.force = true;
             }
+            "analyze" => {
+                self.abort_search();
+                self.analyzing = true;
+            }
+            "exit" => {
+                if self.analyzing {
+                    self.abort_search();
+                    self.analyzing = false;
+                }
+            }
+            "." => self.analysis_status(),
             "go" => {
+                self.analyzing = false;
                 self.abort_search();
                 self.force = false;
                 self.engine_side = self.engine.game.turn();
@@ -207,6 +300,7 @@ impl Protocol for Xboard {
                 self.think();
             }
             "playother" => {
+                self.analyzing = false;
                 self.abort_search();
                 self.force = false;
                 self.engine_side = self.engine.game.turn().other();
@@ -230,15 +324,23 @@ impl Protocol for Xboard {
                 Some(t) => self.opp_time = Some(t),
                 None => self.error("bad time", line.trim()),
             },
+            "hard" => self.ponder_allowed = true,
+            "easy" => {
+                self.ponder_allowed = false;
+                if self.pondering.is_some() {
+                    self.abort_search();
+                }
+            }
             "ping" => {
                 let n = rest.to_string();
-                if self.engine.running.is_some() {
+                if self.thinking_on_its_move() {
                     self.pending_pongs.push(n);
                 } else {
                     self.engine.out.line(&format!("pong {n}"));
                 }
             }
             "result" => {
+                self.analyzing = false;
                 self.abort_search();
                 self.force = true;
                 self.announced = true;
@@ -260,6 +362,7 @@ impl Protocol for Xboard {
                 Some(n) => self.engine.threads = crate::settings::clamp_threads(n),
                 None => self.error("bad number of cores", line.trim()),
             },
+            "option" => self.option(rest),
             "post" => self.post.store(true, Relaxed),
             "nopost" => self.post.store(false, Relaxed),
             "undo" => {
@@ -279,7 +382,9 @@ impl Protocol for Xboard {
                 }
                 self.announced = false;
             }
-            "?" => self.engine.stop(),
+            // Move now; while pondering there is no move of ours to make.
+            "?" if self.thinking_on_its_move() => self.engine.stop(),
+            "?" => {}
             "quit" => return false,
             _ if IGNORED.contains(&cmd) => {}
             _ if looks_like_move(cmd) && toks.len() == 1 => self.user_move(cmd),
@@ -288,40 +393,90 @@ impl Protocol for Xboard {
         true
     }
 
-    /// The engine's search ended: play its move.
-    fn finished(&mut self, result: Option<SearchResult>) {
-        let best = match result.and_then(|r| r.best) {
-            Some(m) => Some(m.uci()),
-            None => self.engine.game.legal_moves().first().map(|m| m.uci()),
-        };
-        match best {
-            Some(m) => match play_uci(&mut self.engine.game, &m) {
-                Ok(_) => {
-                    self.engine.out.line(&format!("move {m}"));
-                    self.announced = false;
-                    self.announce_end();
-                }
-                Err(e) => self.engine.out.line(&format!("# internal error: {e}")),
-            },
-            None => {
-                self.announce_end();
-            }
-        }
-        self.flush_pongs();
-    }
-}
-
-impl Xboard {
     fn error(&self, kind: &str, what: &str) {
         self.engine.out.line(&format!("Error ({kind}): {what}"));
     }
 
-    /// Stops a running search and forgets its move.
+    /// Stops a running search (or pondering) and forgets its move.
     fn abort_search(&mut self) {
         if let Some(r) = self.engine.running.take() {
             r.abort();
         }
+        self.pondering = None;
         self.flush_pongs();
+    }
+
+    /// `true` while the engine thinks on its own move (not pondering, not
+    /// analysing).
+    fn thinking_on_its_move(&self) -> bool {
+        self.engine.running.is_some() && self.pondering.is_none() && !self.analyzing
+    }
+
+    /// Analysis mode: searches the current position until something stops
+    /// it, with thinking output whatever `post` says; nothing if the game
+    /// is over.
+    fn start_analysis(&mut self) {
+        if self.engine.game.outcome().is_some() {
+            return;
+        }
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let out = self.engine.out.clone();
+        let depth = self.analysis_depth.clone();
+        depth.store(0, Relaxed);
+        self.analysis_start = Instant::now();
+        let on_info = Box::new(move |info: &Info| {
+            depth.store(info.depth, Relaxed);
+            out.line(&post_line(info));
+        });
+        let request = SearchRequest::new(self.engine.game.clone(), limits, true, on_info);
+        self.engine.start_search(request);
+    }
+
+    /// `.` in analysis mode: `stat01: TIME NODES PLY MVLEFT MVTOT`, time in
+    /// centiseconds, the depth being searched, and the root moves (the
+    /// search does not count the ones left at the root, so `MVLEFT` is 0).
+    fn analysis_status(&self) {
+        if !self.analyzing || self.engine.running.is_none() {
+            return;
+        }
+        let cs = self.analysis_start.elapsed().as_millis() / 10;
+        let nodes = self.engine.shared.nodes.load(Relaxed);
+        let ply = self.analysis_depth.load(Relaxed) + 1;
+        let total = self.engine.game.legal_moves().len();
+        self.engine
+            .out
+            .line(&format!("stat01: {cs} {nodes} {ply} 0 {total}"));
+    }
+
+    /// After the engine's move: think on the opponent's time, in the
+    /// position after the reply `pv` expects (`pv[0]` is the move played).
+    fn start_pondering(&mut self, pv: &[Move]) {
+        let Some(&reply) = pv.get(1) else {
+            return;
+        };
+        let mut game = self.engine.game.clone();
+        if play_uci(&mut game, &reply.uci()).is_err() || game.outcome().is_some() {
+            return;
+        }
+        let limits = self.limits_for(&game);
+        let mut request = SearchRequest::new(game, limits, false, self.post_output());
+        request.ponder = true;
+        self.engine.start_search(request);
+        self.pondering = Some(reply);
+    }
+
+    /// The thinking output of a search: `post` lines while `post` is on.
+    fn post_output(&self) -> Box<dyn FnMut(&Info) + Send> {
+        let out = self.engine.out.clone();
+        let post = self.post.clone();
+        Box::new(move |info: &Info| {
+            if post.load(Relaxed) {
+                out.line(&post_line(info));
+            }
+        })
     }
 
     fn flush_pongs(&mut self) {
@@ -349,6 +504,18 @@ impl Xboard {
         }
     }
 
+    /// `option NAME=VALUE`: the options announced in [`features`].
+    fn option(&mut self, setting: &str) {
+        let (name, value) = setting.split_once('=').unwrap_or((setting, ""));
+        match name.trim() {
+            "Move Overhead" => match parse_move_overhead(value) {
+                Some(t) => self.engine.move_overhead = t,
+                None => self.error("bad option value", setting),
+            },
+            _ => self.error("unknown option", setting),
+        }
+    }
+
     fn level(&mut self, toks: &[(usize, &str)], line: &str) {
         let words: Vec<&str> = toks.iter().map(|t| t.1).collect();
         let parsed = match words.as_slice() {
@@ -372,9 +539,32 @@ impl Xboard {
     }
 
     fn user_move(&mut self, text: &str) {
+        if self.analyzing {
+            // The analysis restarts on the new position (see `command`).
+            self.abort_search();
+            if play_uci(&mut self.engine.game, text).is_err() {
+                self.engine.out.line(&format!("Illegal move: {text}"));
+            }
+            return;
+        }
+        if let Some(expected) = self.pondering {
+            let mut after = self.engine.game.clone();
+            if play_uci(&mut after, text).is_ok_and(|m| m == expected) {
+                // Ponder hit: the search goes on, now on our clock.
+                self.engine.game = after;
+                self.announced = false;
+                self.pondering = None;
+                let limits = self.limits_for(&self.engine.game);
+                if let Some(r) = &self.engine.running {
+                    r.ponderhit_with(&limits);
+                }
+                return;
+            }
+            self.abort_search();
+        }
         if self.engine.running.is_some() {
-            // The engine is thinking on its own move (there is no pondering):
-            // not the opponent's turn.
+            // The engine is thinking on its own move: not the opponent's
+            // turn.
             self.engine
                 .out
                 .line(&format!("Illegal move (engine is thinking): {text}"));
@@ -408,7 +598,8 @@ impl Xboard {
         true
     }
 
-    fn limits(&self) -> Limits {
+    /// The limits of a search of `game`'s position, on the engine's clock.
+    fn limits_for(&self, game: &VariantGame) -> Limits {
         let mut limits = Limits {
             depth: self.sd,
             ..Limits::default()
@@ -419,7 +610,7 @@ impl Xboard {
         }
         let ours = self.our_time.unwrap_or(self.base);
         let theirs = self.opp_time.unwrap_or(self.base);
-        let (w, b) = match self.engine.game.turn() {
+        let (w, b) = match game.turn() {
             Color::White => (ours, theirs),
             Color::Black => (theirs, ours),
         };
@@ -428,7 +619,7 @@ impl Xboard {
         limits.winc = self.inc;
         limits.binc = self.inc;
         if self.mps > 0 {
-            let made = (self.engine.game.ply() / 2) as u32;
+            let made = (game.ply() / 2) as u32;
             limits.movestogo = Some(self.mps - made % self.mps);
         }
         limits
@@ -439,18 +630,10 @@ impl Xboard {
         if self.announce_end() {
             return;
         }
-        let out = self.engine.out.clone();
-        let post = self.post.clone();
-        let limits = self.limits();
-        self.engine.start_search(
-            limits,
-            false,
-            Box::new(move |info: &Info| {
-                if post.load(Relaxed) {
-                    out.line(&post_line(info));
-                }
-            }),
-        );
+        let limits = self.limits_for(&self.engine.game);
+        let request =
+            SearchRequest::new(self.engine.game.clone(), limits, false, self.post_output());
+        self.engine.start_search(request);
     }
 }
 
