@@ -231,24 +231,6 @@ fn weights_beyond_the_bound_are_refused_and_large_ones_do_not_hang() {
     assert_one_line_error(&analyse(few), &["w.toml", "sets no weights"]);
 }
 
-/// Runs `varia sub` with `script` on stdin; its stdout.
-fn session(sub: &str, script: &str) -> String {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
-        .arg(sub)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(script.as_bytes()).unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn hash_and_thread_counts_have_the_same_bounds_everywhere() {
     let dir = tempfile::tempdir().unwrap();
