@@ -357,22 +357,19 @@ fn variant_help_lists_the_registry() {
 
 #[test]
 fn bad_fen() {
-    let o = varia(&[
-        "perft",
-        "--variant",
-        "chess",
-        "--fen",
-        "rnbqkbnr/pppppppp/8/8 w KQkq - 0 1",
-    ]);
-    assert_one_line_error(&o, &["invalid --fen", "board"]);
-    let o = varia(&[
-        "perft",
-        "--variant",
-        "chess",
-        "--fen",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-    ]);
-    assert_one_line_error(&o, &["side to move", "\"x\""]);
+    for (fen, needles) in [
+        (
+            "rnbqkbnr/pppppppp/8/8 w KQkq - 0 1",
+            &["invalid --fen", "board"][..],
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            &["side to move", "\"x\""],
+        ),
+    ] {
+        let o = varia(&["perft", "--variant", "chess", "--fen", fen]);
+        assert_one_line_error(&o, needles);
+    }
 }
 
 #[test]

@@ -238,8 +238,9 @@ fn hash_and_thread_counts_have_the_same_bounds_everywhere() {
     let w = dir.path().join("w.toml");
     let o = out.to_str().unwrap();
     // Too much memory for any machine, and a size whose bytes overflow.
-    for hash in ["100000000", "17592186044416"] {
-        let datagen = varia(&[
+    let w = w.to_str().unwrap();
+    let runs = [
+        &[
             "datagen",
             "--variant",
             "suicide",
@@ -250,11 +251,8 @@ fn hash_and_thread_counts_have_the_same_bounds_everywhere() {
             "--out",
             o,
             "--quiet",
-            "--hash",
-            hash,
-        ]);
-        assert_one_line_error(&datagen, &["--hash", hash, "out of range"]);
-        let spsa = varia(&[
+        ][..],
+        &[
             "tune",
             "spsa",
             "--variant",
@@ -266,22 +264,17 @@ fn hash_and_thread_counts_have_the_same_bounds_everywhere() {
             "--out",
             o,
             "--weights",
-            w.to_str().unwrap(),
+            w,
             "--quiet",
-            "--hash",
-            hash,
-        ]);
-        assert_one_line_error(&spsa, &["--hash", hash, "out of range"]);
-        let analyse = varia(&[
-            "analyse",
-            "--variant",
-            "chess",
-            "--depth",
-            "1",
-            "--hash",
-            hash,
-        ]);
-        assert_one_line_error(&analyse, &["--hash", hash, "out of range"]);
+        ],
+        &["analyse", "--variant", "chess", "--depth", "1"],
+    ];
+    for hash in ["100000000", "17592186044416"] {
+        for run in runs {
+            let mut args = run.to_vec();
+            args.extend(["--hash", hash]);
+            assert_one_line_error(&varia(&args), &["--hash", hash, "out of range"]);
+        }
     }
     assert!(!out.exists(), "nothing written for a refused run");
     // The same thread bound in perft, analyse, bench and openings.
