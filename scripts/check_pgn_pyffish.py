@@ -84,31 +84,14 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
+from varia_pyffish import ALIASES, PYFFISH_NAME, REPO
+
 try:
     import pyffish as sf
 except ImportError:
     sys.stderr.write("check_pgn_pyffish.py needs pyffish: pip install -r scripts/requirements.txt\n")
     sys.exit(2)
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-# varia name -> pyffish name (varia's suicide is Fairy-Stockfish's giveaway).
-PYFFISH_NAME = {
-    "chess": "chess",
-    "suicide": "giveaway",
-    "threecheck": "3check",
-    "atomic": "atomic",
-    "losers": "losers",
-    "knightmate": "knightmate",
-}
-# Command-line names and aliases (as in RULES.md).
-CLI_ALIASES = {
-    "standard": "chess",
-    "normal": "chess",
-    "giveaway": "suicide",
-    "3check": "threecheck",
-    "three-check": "threecheck",
-}
 # [Variant] tag (lower case) -> varia name. varia writes Giveaway, Three-check,
 # Atomic, Losers, Knightmate and no tag for chess (crates/arena/src/pgn.rs).
 # "Suicide" is deliberately absent: in PGN it means the FICS game, not ours.
@@ -695,7 +678,7 @@ def main() -> int:
     try:
         variants = []
         for name in args.variant or []:
-            v = CLI_ALIASES.get(name.lower(), name.lower())
+            v = ALIASES.get(name.lower(), name.lower())
             if v not in PYFFISH_NAME:
                 raise UsageError(f"unknown variant {name!r} (valid: {', '.join(PYFFISH_NAME)})")
             variants.append(v)

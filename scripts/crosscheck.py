@@ -73,6 +73,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from varia_pyffish import ALIASES, PYFFISH_NAME, REPO
+
 try:
     import pyffish as sf
 except ImportError:
@@ -82,24 +84,6 @@ except ImportError:
     )
     sys.exit(2)
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-# varia name -> pyffish name.
-PYFFISH_NAME = {
-    "chess": "chess",
-    "suicide": "giveaway",
-    "threecheck": "3check",
-    "atomic": "atomic",
-    "losers": "losers",
-    "knightmate": "knightmate",
-}
-ALIASES = {
-    "standard": "chess",
-    "normal": "chess",
-    "giveaway": "suicide",
-    "3check": "threecheck",
-    "three-check": "threecheck",
-}
 
 CASTLING_FIELD = re.compile(r"^(-|K?Q?k?q?)$")
 CHECKS_FIELD = re.compile(r"^[0-3]\+[0-3]$")

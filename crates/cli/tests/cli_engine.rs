@@ -4,32 +4,14 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Output, Stdio};
 
-/// Runs `varia <sub>` with `script` on stdin (stdin then closes) and returns stdout.
-fn session(sub: &str, script: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
-        .arg(sub)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("varia starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("script written");
-    let out = child.wait_with_output().expect("varia ends");
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).expect("UTF-8")
-}
+mod common;
+use common::*;
 
+/// Runs `varia analyse <args>`.
 fn analyse(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_varia"))
-        .arg("analyse")
-        .args(args)
-        .output()
-        .expect("varia runs")
+    let mut a = vec!["analyse"];
+    a.extend_from_slice(args);
+    varia(&a)
 }
 
 #[test]

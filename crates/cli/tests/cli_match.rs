@@ -5,49 +5,21 @@
 use arena::results::{read_games, GameRow};
 use movegen::VariantKind;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
+
+mod common;
+use common::*;
 use std::time::{Duration, Instant};
 
-fn varia(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_varia"))
-        .args(args)
-        .output()
-        .expect("run varia")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        stdout(o),
-        stderr(o)
-    );
-    stdout(o)
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("utf-8 temp path")
-}
-
-/// Exit code 2 and exactly one line on stderr, `error: ...` containing
-/// `needle`; nothing on stdout.
-fn assert_one_line_error(o: &Output, needle: &str) {
-    let err = stderr(o);
-    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
-    assert!(o.stdout.is_empty(), "stdout: {}", stdout(o));
-    assert_eq!(err.lines().count(), 1, "one line expected: {err:?}");
-    assert!(err.starts_with("error: "), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(err.contains(needle), "{err:?} should mention {needle:?}");
+/// `varia match --variant <variant>` with an `--engine` for each of
+/// `engines`, then `rest`.
+fn match_args<'a>(variant: &'a str, engines: &[&'a str], rest: &[&'a str]) -> Vec<&'a str> {
+    let mut a = vec!["match", "--variant", variant];
+    for e in engines {
+        a.extend(["--engine", e]);
+    }
+    a.extend_from_slice(rest);
+    a
 }
 
 /// The numbers of the pairing line `a vs b: N games, +W =D -L, score S%,
@@ -114,24 +86,27 @@ fn identical_engines_score_half_within_error_bars() {
     let out = dir.path().join("games.csv");
     // Pairs: the same deterministic engine on both sides plays the same game
     // twice with colours swapped, so every pair is exactly 1-1.
-    let text = ok(&varia(&[
-        "match",
-        "--variant",
-        "suicide",
-        "--engine",
-        "name=a",
-        "--engine",
-        "name=b",
-        "--each",
-        "nodes=300",
-        "--games",
-        "200",
-        "--concurrency",
-        "2",
-        "--quiet",
-        "--out",
-        path(&out),
-    ]));
+    let suicide = |rest: &[&'static str], out: Option<&Path>| {
+        let mut a = match_args(
+            "suicide",
+            &["name=a", "name=b"],
+            &[
+                "--each",
+                "nodes=300",
+                "--games",
+                "200",
+                "--concurrency",
+                "2",
+                "--quiet",
+            ],
+        );
+        a.extend_from_slice(rest);
+        if let Some(out) = out {
+            a.extend(["--out", path(out)]);
+        }
+        ok_stdout(&varia(&a))
+    };
+    let text = suicide(&[], Some(&out));
     let (games, w, _d, l, elo, _err) = pairing(&text);
     assert_eq!(games, 200, "{text}");
     assert_eq!(w, l, "{text}");
@@ -141,27 +116,30 @@ fn identical_engines_score_half_within_error_bars() {
 
     // Single games from 200 different openings: a real spread of results,
     // and 0 Elo inside the 95% interval.
-    let text = ok(&varia(&[
-        "match",
-        "--variant",
-        "suicide",
-        "--engine",
-        "name=a",
-        "--engine",
-        "name=b",
-        "--each",
-        "nodes=300",
-        "--games",
-        "200",
-        "--no-repeat",
-        "--concurrency",
-        "2",
-        "--quiet",
-    ]));
+    let text = suicide(&["--no-repeat"], None);
     let (games, w, d, l, elo, err) = pairing(&text);
     assert_eq!((games, w + d + l), (200, 200), "{text}");
     assert!(w > 20 && l > 20, "{text}");
     assert!(elo.abs() <= err, "0 Elo outside the interval: {text}");
+}
+
+/// Chess, `name=full` against `engine` at 300 nodes each, then `rest`.
+fn queen_match<'a>(engine: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut a = match_args(
+        "chess",
+        &["name=full", engine],
+        &[
+            "--each",
+            "nodes=300",
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--max-plies",
+            "300",
+        ],
+    );
+    a.extend_from_slice(rest);
+    a
 }
 
 #[test]
@@ -171,26 +149,10 @@ fn engine_without_its_queen_loses_clearly() {
     std::fs::write(&eval, "[material]\nqueen = 0\n").expect("write eval file");
     let summary = dir.path().join("summary.csv");
     let engine = format!("name=noqueen,eval={}", path(&eval));
-    let text = ok(&varia(&[
-        "match",
-        "--variant",
-        "chess",
-        "--engine",
-        "name=full",
-        "--engine",
+    let text = ok_stdout(&varia(&queen_match(
         &engine,
-        "--each",
-        "nodes=300",
-        "--games",
-        "60",
-        "--concurrency",
-        "2",
-        "--quiet",
-        "--max-plies",
-        "300",
-        "--summary",
-        path(&summary),
-    ]));
+        &["--games", "60", "--summary", path(&summary)],
+    )));
     let (games, w, _d, l, elo, err) = pairing(&text);
     assert_eq!(games, 60, "{text}");
     assert!(w >= 3 * l.max(1), "{text}");
@@ -212,29 +174,18 @@ fn sprt_stops_a_lopsided_match_early() {
     let eval = dir.path().join("noqueen.toml");
     std::fs::write(&eval, "[material]\nqueen = 0\n").expect("write eval file");
     let engine = format!("name=noqueen,eval={}", path(&eval));
-    let text = ok(&varia(&[
-        "match",
-        "--variant",
-        "chess",
-        "--engine",
-        "name=full",
-        "--engine",
+    let text = ok_stdout(&varia(&queen_match(
         &engine,
-        "--each",
-        "nodes=300",
-        "--games",
-        "2000",
-        "--concurrency",
-        "2",
-        "--quiet",
-        "--max-plies",
-        "300",
-        "--sprt",
-        "elo0=0",
-        "elo1=20",
-        "alpha=0.05",
-        "beta=0.05",
-    ]));
+        &[
+            "--games",
+            "2000",
+            "--sprt",
+            "elo0=0",
+            "elo1=20",
+            "alpha=0.05",
+            "beta=0.05",
+        ],
+    )));
     assert!(text.contains("H1 accepted"), "{text}");
     assert!(text.contains("LLR"), "{text}");
     let (games, ..) = pairing(&text);
@@ -280,44 +231,41 @@ fn resume_after_kill_gives_the_uninterrupted_totals() {
     let dir = tempfile::tempdir().expect("temp dir");
     let d = |name: &str| dir.path().join(name);
     let args = |out: &Path, pgn: &Path, summary: &Path| -> Vec<String> {
-        [
-            "match",
-            "--variant",
+        match_args(
             "atomic",
-            "--engine",
-            "name=a",
-            "--engine",
-            "name=b,nodes=400",
-            "--each",
-            "nodes=300",
-            "--games",
-            "120",
-            "--concurrency",
-            "2",
-            "--random-openings",
-            "--seed",
-            "7",
-            "--quiet",
-            "--out",
-            path(out),
-            "--pgn",
-            path(pgn),
-            "--summary",
-            path(summary),
-        ]
+            &["name=a", "name=b,nodes=400"],
+            &[
+                "--each",
+                "nodes=300",
+                "--games",
+                "120",
+                "--concurrency",
+                "2",
+                "--random-openings",
+                "--seed",
+                "7",
+                "--quiet",
+                "--out",
+                path(out),
+                "--pgn",
+                path(pgn),
+                "--summary",
+                path(summary),
+            ],
+        )
         .iter()
         .map(|s| s.to_string())
         .collect()
     };
     let full = args(&d("full.csv"), &d("full.pgn"), &d("full-summary.csv"));
-    let full_text = ok(&varia(&full.iter().map(String::as_str).collect::<Vec<_>>()));
+    let full_text = ok_stdout(&varia(&full.iter().map(String::as_str).collect::<Vec<_>>()));
 
     let cut = args(&d("cut.csv"), &d("cut.pgn"), &d("cut-summary.csv"));
     let before = start_and_kill(&cut, &d("cut.csv"), 20);
     assert!(before < 120, "killed too late");
     let mut again = cut.clone();
     again.push("--resume".into());
-    let text = ok(&varia(
+    let text = ok_stdout(&varia(
         &again.iter().map(String::as_str).collect::<Vec<_>>(),
     ));
     assert!(
@@ -339,7 +287,7 @@ fn resume_after_kill_gives_the_uninterrupted_totals() {
     assert_eq!(games.len(), 120);
 
     // Resuming a finished match plays nothing and reports the same totals.
-    let text = ok(&varia(
+    let text = ok_stdout(&varia(
         &again.iter().map(String::as_str).collect::<Vec<_>>(),
     ));
     assert!(text.contains("(0 played"), "{text}");
@@ -351,30 +299,27 @@ fn resume_and_merge_refuse_another_run_and_edited_rows() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("games.csv");
     let run = |each: &str, resume: bool| {
-        let mut a = vec![
-            "match",
-            "--variant",
+        let mut a = match_args(
             "chess",
-            "--engine",
-            "name=a",
-            "--engine",
-            "name=b",
-            "--each",
-            each,
-            "--games",
-            "4",
-            "--concurrency",
-            "1",
-            "--quiet",
-            "--out",
-            path(&out),
-        ];
+            &["name=a", "name=b"],
+            &[
+                "--each",
+                each,
+                "--games",
+                "4",
+                "--concurrency",
+                "1",
+                "--quiet",
+                "--out",
+                path(&out),
+            ],
+        );
         if resume {
             a.push("--resume");
         }
         varia(&a)
     };
-    ok(&run("nodes=300", false));
+    ok_stdout(&run("nodes=300", false));
     let text = std::fs::read_to_string(&out).expect("per-game CSV");
     assert!(
         text.starts_with("# varia match v1\n# variant: chess\n# engine.1: name=a nodes=300"),
@@ -383,14 +328,14 @@ fn resume_and_merge_refuse_another_run_and_edited_rows() {
     // Another node count (before: resumed, as the engines' names agree).
     assert_one_line_error(
         &run("nodes=301", true),
-        "belongs to another run: its engine.1 is name=a nodes=300 hash=1 threads=1, this run's is name=a nodes=301 hash=1 threads=1",
+        &["belongs to another run: its engine.1 is name=a nodes=300 hash=1 threads=1, this run's is name=a nodes=301 hash=1 threads=1"],
     );
     assert_eq!(
         std::fs::read_to_string(&out).expect("csv"),
         text,
         "left unchanged"
     );
-    ok(&run("nodes=300", true));
+    ok_stdout(&run("nodes=300", true));
 
     // A flipped result (before: taken silently) is an error naming the line,
     // for resume and merge alike.
@@ -410,8 +355,8 @@ fn resume_and_merge_refuse_another_run_and_edited_rows() {
     let flipped = text.replacen(row, &flipped_row, 1);
     std::fs::write(&out, &flipped).expect("write");
     let line = format!("games.csv: line {}: checksum mismatch", first_row + 1);
-    assert_one_line_error(&run("nodes=300", true), &line);
-    assert_one_line_error(&varia(&["match-merge", path(&out)]), &line);
+    assert_one_line_error(&run("nodes=300", true), &[&line]);
+    assert_one_line_error(&varia(&["match-merge", path(&out)]), &[&line]);
     assert_eq!(
         std::fs::read_to_string(&out).expect("csv"),
         flipped,
@@ -425,26 +370,23 @@ fn pgn_reads_back_for_every_variant() {
     for kind in VariantKind::ALL {
         let out = dir.path().join(format!("{}.csv", kind.name()));
         let pgn = dir.path().join(format!("{}.pgn", kind.name()));
-        ok(&varia(&[
-            "match",
-            "--variant",
+        ok_stdout(&varia(&match_args(
             kind.name(),
-            "--engine",
-            "name=a",
-            "--engine",
-            "name=b",
-            "--each",
-            "nodes=200",
-            "--games",
-            "12",
-            "--concurrency",
-            "2",
-            "--quiet",
-            "--out",
-            path(&out),
-            "--pgn",
-            path(&pgn),
-        ]));
+            &["name=a", "name=b"],
+            &[
+                "--each",
+                "nodes=200",
+                "--games",
+                "12",
+                "--concurrency",
+                "2",
+                "--quiet",
+                "--out",
+                path(&out),
+                "--pgn",
+                path(&pgn),
+            ],
+        )));
         let text = std::fs::read_to_string(&pgn).expect("pgn");
         let games = arena::pgn::read_games(&text, kind)
             .unwrap_or_else(|e| panic!("{kind}: line {}: {}", e.line, e.message));
@@ -475,28 +417,25 @@ fn pgn_in_cutechess_names_is_a_book() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pgn = dir.path().join("threecheck.pgn");
     let run = |extra: &[&str]| {
-        let mut a = vec![
-            "match",
-            "--variant",
+        let mut a = match_args(
             "3check",
-            "--engine",
-            "name=a",
-            "--engine",
-            "name=b",
-            "--each",
-            "nodes=200",
-            "--games",
-            "4",
-            "--max-plies",
-            "16",
-            "--concurrency",
-            "2",
-            "--quiet",
-        ];
+            &["name=a", "name=b"],
+            &[
+                "--each",
+                "nodes=200",
+                "--games",
+                "4",
+                "--max-plies",
+                "16",
+                "--concurrency",
+                "2",
+                "--quiet",
+            ],
+        );
         a.extend(extra);
         varia(&a)
     };
-    ok(&run(&[
+    ok_stdout(&run(&[
         "--pgn",
         path(&pgn),
         "--pgn-variant-names",
@@ -507,12 +446,12 @@ fn pgn_in_cutechess_names_is_a_book() {
     assert!(!text.contains("Three-check"), "{text}");
     let book = arena::openings::load(&pgn, VariantKind::ThreeCheck).expect("book loads");
     assert_eq!(book.len(), 4);
-    ok(&run(&["--openings", path(&pgn)]));
+    ok_stdout(&run(&["--openings", path(&pgn)]));
     // The same book is another game's book for no other variant.
     assert!(arena::openings::load(&pgn, VariantKind::Chess).is_err());
     assert_one_line_error(
         &run(&["--pgn-variant-names", "pychess"]),
-        "unknown PGN variant names \"pychess\"",
+        &["unknown PGN variant names \"pychess\""],
     );
 }
 
@@ -521,28 +460,23 @@ fn shards_merge_into_the_whole_match() {
     let dir = tempfile::tempdir().expect("temp dir");
     let d = |name: &str| dir.path().join(name);
     let run = |extra: &[&str], out: &Path| {
-        let mut a = vec![
-            "match",
-            "--variant",
+        let mut a = match_args(
             "losers",
-            "--engine",
-            "name=a",
-            "--engine",
-            "name=b",
-            "--engine",
-            "name=c,nodes=250",
-            "--each",
-            "nodes=200",
-            "--rounds",
-            "6",
-            "--concurrency",
-            "2",
-            "--quiet",
-            "--out",
-            path(out),
-        ];
+            &["name=a", "name=b", "name=c,nodes=250"],
+            &[
+                "--each",
+                "nodes=200",
+                "--rounds",
+                "6",
+                "--concurrency",
+                "2",
+                "--quiet",
+                "--out",
+                path(out),
+            ],
+        );
         a.extend_from_slice(extra);
-        ok(&varia(&a))
+        ok_stdout(&varia(&a))
     };
     run(
         &["--summary", path(&d("whole-summary.csv"))],
@@ -561,7 +495,7 @@ fn shards_merge_into_the_whole_match() {
         "--out",
         path(&d("merged.csv")),
     ]);
-    let text = ok(&merged);
+    let text = ok_stdout(&merged);
     assert!(text.contains("36 games from 3 file(s)"), "{text}");
     assert!(stderr(&merged).is_empty(), "{}", stderr(&merged));
     assert_eq!(
@@ -583,9 +517,9 @@ fn shards_merge_into_the_whole_match() {
 
     // A shard given twice is an error; a missing shard is reported.
     let twice = varia(&["match-merge", path(&d("part1.csv")), path(&d("part1.csv"))]);
-    assert_one_line_error(&twice, "duplicate game numbers");
+    assert_one_line_error(&twice, &["duplicate game numbers"]);
     let partial = varia(&["match-merge", path(&d("part1.csv")), path(&d("part2.csv"))]);
-    ok(&partial);
+    ok_stdout(&partial);
     assert!(stderr(&partial).contains("missing"), "{}", stderr(&partial));
 }
 
@@ -595,7 +529,7 @@ fn opening_generator_is_deterministic_and_readable() {
     let a = dir.path().join("a.epd");
     let b = dir.path().join("b.epd");
     for (p, threads) in [(&a, "1"), (&b, "2")] {
-        ok(&varia(&[
+        ok_stdout(&varia(&[
             "openings",
             "--variant",
             "threecheck",
@@ -626,189 +560,85 @@ fn bad_input_is_a_one_line_error() {
     let dir = tempfile::tempdir().expect("temp dir");
     let existing = dir.path().join("old.csv");
     std::fs::write(&existing, "game\n1\n").expect("write");
-    let base = ["match", "--games", "2", "--quiet"];
-    let cases: Vec<(Vec<&str>, &str)> = vec![
+    let two = ["name=a", "name=b"];
+    let nodes = ["--each", "nodes=10"];
+    let with_nodes = |extra: &[&'static str]| -> Vec<&'static str> {
+        nodes.iter().chain(extra).copied().collect()
+    };
+    let out_existing = ["--each", "nodes=10", "--out", path(&existing)];
+    // (variant, engines, further arguments, what the error names)
+    let mut cases: Vec<(&str, Vec<&str>, Vec<&str>, &str)> = vec![
         (
-            vec![
-                "--variant",
-                "crazyhouse",
-                "--engine",
-                "name=a",
-                "--engine",
-                "name=b",
-                "--each",
-                "nodes=10",
-            ],
+            "crazyhouse",
+            two.to_vec(),
+            with_nodes(&[]),
             "unknown variant",
         ),
         (
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--engine",
-                "name=b,bogus=1",
-                "--each",
-                "nodes=10",
-            ],
+            "chess",
+            vec!["name=a", "name=b,bogus=1"],
+            with_nodes(&[]),
             "bogus",
         ),
         (
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--engine",
-                "justaword",
-                "--each",
-                "nodes=10",
-            ],
+            "chess",
+            vec!["name=a", "justaword"],
+            with_nodes(&[]),
             "key=value",
         ),
         (
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--engine",
-                "name=a",
-                "--each",
-                "nodes=10",
-            ],
+            "chess",
+            vec!["name=a", "name=a"],
+            with_nodes(&[]),
             "two engines",
         ),
         (
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--each",
-                "nodes=10",
-            ],
+            "chess",
+            vec!["name=a"],
+            with_nodes(&[]),
             "at least two engines",
         ),
+        ("chess", two.to_vec(), vec!["--each", "tc=fast"], "bad tc"),
+        ("chess", two.to_vec(), vec![], "no move limit"),
         (
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--engine",
-                "name=b",
-                "--each",
-                "tc=fast",
-            ],
-            "bad tc",
-        ),
-        (
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--engine",
-                "name=b",
-            ],
-            "no move limit",
-        ),
-        (
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--engine",
-                "name=b,eval=/no/such.toml",
-                "--each",
-                "nodes=10",
-            ],
+            "chess",
+            vec!["name=a", "name=b,eval=/no/such.toml"],
+            with_nodes(&[]),
             "not found",
         ),
         (
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--engine",
-                "name=b",
-                "--each",
-                "nodes=10",
-                "--openings",
-                "/no/such/book.epd",
-            ],
+            "chess",
+            two.to_vec(),
+            with_nodes(&["--openings", "/no/such/book.epd"]),
             "not found",
         ),
         (
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--engine",
-                "name=b",
-                "--each",
-                "nodes=10",
-                "--out",
-                path(&existing),
-            ],
+            "chess",
+            two.to_vec(),
+            out_existing.to_vec(),
             "already exists",
         ),
         (
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--engine",
-                "name=b",
-                "--each",
-                "nodes=10",
-                "--shard",
-                "3/2",
-            ],
+            "chess",
+            two.to_vec(),
+            with_nodes(&["--shard", "3/2"]),
             "--shard",
         ),
         (
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--engine",
-                "name=b",
-                "--each",
-                "nodes=10",
-                "--sprt",
-                "elo0=5",
-                "elo1=0",
-            ],
+            "chess",
+            two.to_vec(),
+            with_nodes(&["--sprt", "elo0=5", "elo1=0"]),
             "elo0",
         ),
         (
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--engine",
-                "name=b",
-                "--each",
-                "nodes=10",
-                "--draw",
-                "movecount=x",
-                "score=10",
-            ],
+            "chess",
+            two.to_vec(),
+            with_nodes(&["--draw", "movecount=x", "score=10"]),
             "movecount",
         ),
     ];
     // Keys no engine implements are errors naming them, for every kind of
     // engine (the external engine is never started: settings come first).
-    let mut cases = cases;
     for (engine, needle) in [
         ("name=b,cmd=/bin/true,restart=on", "\"restart\""),
         ("name=b,cmd=/bin/true,ponder=on", "\"ponder\""),
@@ -819,64 +649,41 @@ fn bad_input_is_a_one_line_error() {
         ("name=b,option.Hash=16", "needs cmd="),
         ("name=b,movetime=0", "bad movetime"),
     ] {
-        cases.push((
-            vec![
-                "--variant",
-                "chess",
-                "--engine",
-                "name=a",
-                "--engine",
-                engine,
-                "--each",
-                "nodes=10",
-            ],
-            needle,
-        ));
+        cases.push(("chess", vec!["name=a", engine], with_nodes(&[]), needle));
     }
-    for (extra, needle) in cases {
-        let mut a: Vec<&str> = base.to_vec();
+    for (variant, engines, extra, needle) in cases {
+        let mut a = match_args(variant, &engines, &["--games", "2", "--quiet"]);
         a.extend(extra);
-        assert_one_line_error(&varia(&a), needle);
+        assert_one_line_error(&varia(&a), &[needle]);
     }
     // An eval file that does not parse.
     let bad_eval = dir.path().join("bad.toml");
     std::fs::write(&bad_eval, "material = \"lots\"\n").expect("write");
     let engine = format!("name=b,eval={}", path(&bad_eval));
     assert_one_line_error(
-        &varia(&[
-            "match",
-            "--variant",
+        &varia(&match_args(
             "chess",
-            "--engine",
-            "name=a",
-            "--engine",
-            &engine,
-            "--each",
-            "nodes=10",
-            "--games",
-            "2",
-        ]),
-        "engine b",
+            &["name=a", &engine],
+            &["--each", "nodes=10", "--games", "2"],
+        )),
+        &["engine b"],
     );
     // An opening file with a bad line names it.
     let book = dir.path().join("book.epd");
     std::fs::write(&book, "not a fen\n").expect("write");
     assert_one_line_error(
-        &varia(&[
-            "match",
-            "--variant",
+        &varia(&match_args(
             "chess",
-            "--engine",
-            "name=a",
-            "--engine",
-            "name=b",
-            "--each",
-            "nodes=10",
-            "--games",
-            "2",
-            "--openings",
-            path(&book),
-        ]),
-        "book.epd:1",
+            &["name=a", "name=b"],
+            &[
+                "--each",
+                "nodes=10",
+                "--games",
+                "2",
+                "--openings",
+                path(&book),
+            ],
+        )),
+        &["book.epd:1"],
     );
 }

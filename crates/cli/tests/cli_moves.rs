@@ -1,30 +1,17 @@
 //! `varia moves`, driven as a process: one FEN with `--fen`, batches on stdin.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+mod common;
+use common::*;
+
 /// Runs `varia moves <args>` with `stdin` piped in.
 fn varia_moves(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
-        .arg("moves")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("varia starts");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    input
-        .write_all(stdin.as_bytes())
-        .expect("stdin accepts the FENs");
-    drop(input);
-    child.wait_with_output().expect("varia finishes")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+    let mut a = vec!["moves"];
+    a.extend_from_slice(args);
+    varia_with_stdin(&a, stdin)
 }
 
 /// The tab-separated columns of the single output line.

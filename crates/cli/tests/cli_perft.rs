@@ -2,21 +2,12 @@
 
 use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::Output;
 
 mod common;
 use common::*;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
-}
 
 fn public_suite() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/perft/perft_public.csv")
@@ -366,22 +357,19 @@ fn variant_help_lists_the_registry() {
 
 #[test]
 fn bad_fen() {
-    let o = varia(&[
-        "perft",
-        "--variant",
-        "chess",
-        "--fen",
-        "rnbqkbnr/pppppppp/8/8 w KQkq - 0 1",
-    ]);
-    assert_one_line_error(&o, &["invalid --fen", "board"]);
-    let o = varia(&[
-        "perft",
-        "--variant",
-        "chess",
-        "--fen",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-    ]);
-    assert_one_line_error(&o, &["side to move", "\"x\""]);
+    for (fen, needles) in [
+        (
+            "rnbqkbnr/pppppppp/8/8 w KQkq - 0 1",
+            &["invalid --fen", "board"][..],
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            &["side to move", "\"x\""],
+        ),
+    ] {
+        let o = varia(&["perft", "--variant", "chess", "--fen", fen]);
+        assert_one_line_error(&o, needles);
+    }
 }
 
 #[test]

@@ -48,8 +48,10 @@ fn record_keys(records: &[String]) -> Vec<(u32, usize)> {
     keys
 }
 
-fn run_args<'a>(ck: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut args = vec![
+/// `perft` of chess to depth 4, split at depth 2, checkpointed in `ck`, as a
+/// table: index 2 is the variant, 4 the depth, 6 the split depth.
+fn table_args(ck: &Path) -> Vec<&str> {
+    vec![
         "perft",
         "--variant",
         "chess",
@@ -57,13 +59,15 @@ fn run_args<'a>(ck: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
         "4",
         "--split-depth",
         "2",
-        "--format",
-        "csv",
-        "--threads",
-        "2",
         "--checkpoint",
         ck.to_str().unwrap(),
-    ];
+    ]
+}
+
+/// [`table_args`] as CSV on two threads, then `extra`.
+fn run_args<'a>(ck: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = table_args(ck);
+    args.extend(["--format", "csv", "--threads", "2"]);
     args.extend(extra);
     args
 }
@@ -122,17 +126,7 @@ fn resumes_from_a_partly_filled_file() {
     let edited = format!("{head}{}\n", recs.join("\n"));
     std::fs::write(&altered, &edited).unwrap();
     let line = format!("line {}", head.lines().count() + i + 1);
-    let table_run = [
-        "perft",
-        "--variant",
-        "chess",
-        "--depth",
-        "4",
-        "--split-depth",
-        "2",
-        "--checkpoint",
-        altered.to_str().unwrap(),
-    ];
+    let table_run = table_args(&altered);
     assert_one_line_error(
         &varia(&table_run),
         &["altered.ckpt", &line, "checksum mismatch"],
@@ -206,18 +200,7 @@ fn files_of_other_runs_are_rejected() {
     let ck = dir.path().join("c.ckpt");
     ok_stdout(&varia(&run_args(&ck, &[])));
     let before = std::fs::read_to_string(&ck).unwrap();
-    let ckp = ck.to_str().unwrap();
-    let base = [
-        "perft",
-        "--variant",
-        "chess",
-        "--depth",
-        "4",
-        "--split-depth",
-        "2",
-        "--checkpoint",
-        ckp,
-    ];
+    let base = table_args(&ck);
     let with = |i: usize, v: &'static str| {
         let mut a: Vec<&str> = base.to_vec();
         a[i] = v;
@@ -272,7 +255,7 @@ fn files_of_other_runs_are_rejected() {
     );
     // Without --variant there is no single run to name.
     assert_one_line_error(
-        &varia(&["perft", "--depth", "3", "--checkpoint", ckp]),
+        &varia(&["perft", "--depth", "3", "--checkpoint", path(&ck)]),
         &["--checkpoint needs --variant"],
     );
 }

@@ -219,26 +219,21 @@ fn bad_hash_sizes() {
         let o = varia(&["perft", "--variant", "chess", "--depth", "2", &arg]);
         assert_one_line_error(&o, &["--hash", bad]);
     }
-    let o = varia(&[
-        "perft",
-        "--variant",
-        "chess",
-        "--depth",
-        "2",
-        "--hash",
-        "99999999T",
-    ]);
-    assert_one_line_error(&o, &["--hash", "99999999T"]);
-    let o = varia(&[
-        "perft",
-        "--variant",
-        "chess",
-        "--depth",
-        "2",
-        "--hash",
-        "64T",
-    ]);
-    assert_one_line_error(&o, &["--hash 64T", "memory"]);
+    for (size, needles) in [
+        ("99999999T", &["--hash", "99999999T"][..]),
+        ("64T", &["--hash 64T", "memory"]),
+    ] {
+        let o = varia(&[
+            "perft",
+            "--variant",
+            "chess",
+            "--depth",
+            "2",
+            "--hash",
+            size,
+        ]);
+        assert_one_line_error(&o, needles);
+    }
     for good in ["1M", "65536", "2k", "1MiB"] {
         let o = varia(&[
             "perft",

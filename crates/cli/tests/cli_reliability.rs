@@ -233,24 +233,6 @@ fn weights_beyond_the_bound_are_refused_and_large_ones_do_not_hang() {
     assert_one_line_error(&analyse(few), &["w.toml", "sets no weights"]);
 }
 
-/// Runs `varia sub` with `script` on stdin; its stdout.
-fn session(sub: &str, script: &str) -> String {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
-        .arg(sub)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(script.as_bytes()).unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn hash_and_thread_counts_have_the_same_bounds_everywhere() {
     let dir = tempfile::tempdir().unwrap();
@@ -258,8 +240,9 @@ fn hash_and_thread_counts_have_the_same_bounds_everywhere() {
     let w = dir.path().join("w.toml");
     let o = out.to_str().unwrap();
     // Too much memory for any machine, and a size whose bytes overflow.
-    for hash in ["100000000", "17592186044416"] {
-        let datagen = varia(&[
+    let w = w.to_str().unwrap();
+    let runs = [
+        &[
             "datagen",
             "--variant",
             "suicide",
@@ -270,11 +253,8 @@ fn hash_and_thread_counts_have_the_same_bounds_everywhere() {
             "--out",
             o,
             "--quiet",
-            "--hash",
-            hash,
-        ]);
-        assert_one_line_error(&datagen, &["--hash", hash, "out of range"]);
-        let spsa = varia(&[
+        ][..],
+        &[
             "tune",
             "spsa",
             "--variant",
@@ -286,22 +266,17 @@ fn hash_and_thread_counts_have_the_same_bounds_everywhere() {
             "--out",
             o,
             "--weights",
-            w.to_str().unwrap(),
+            w,
             "--quiet",
-            "--hash",
-            hash,
-        ]);
-        assert_one_line_error(&spsa, &["--hash", hash, "out of range"]);
-        let analyse = varia(&[
-            "analyse",
-            "--variant",
-            "chess",
-            "--depth",
-            "1",
-            "--hash",
-            hash,
-        ]);
-        assert_one_line_error(&analyse, &["--hash", hash, "out of range"]);
+        ],
+        &["analyse", "--variant", "chess", "--depth", "1"],
+    ];
+    for hash in ["100000000", "17592186044416"] {
+        for run in runs {
+            let mut args = run.to_vec();
+            args.extend(["--hash", hash]);
+            assert_one_line_error(&varia(&args), &["--hash", hash, "out of range"]);
+        }
     }
     assert!(!out.exists(), "nothing written for a refused run");
     // The same thread bound in perft, analyse, bench and openings.

@@ -1,19 +1,8 @@
 //! `varia datagen` and `varia tune texel|spsa` end to end on small inputs,
 //! and their one-line errors with exit code 2.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn varia(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_varia"))
-        .args(args)
-        .output()
-        .expect("varia runs")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
+mod common;
+use common::*;
 
 /// A trace's column line and rows: the settings block and the checksum
 /// column left out.
@@ -24,30 +13,25 @@ fn trace_table(t: &str) -> Vec<String> {
         .collect()
 }
 
-fn error_line(o: &Output) -> String {
-    assert_eq!(o.status.code(), Some(2), "{o:?}");
-    let e = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(e.trim_end().lines().count(), 1, "one line: {e}");
-    assert!(e.starts_with("error: "), "{e}");
-    e
-}
-
 #[test]
 fn datagen_then_texel_then_spsa() {
     let dir = tempfile::tempdir().unwrap();
     let pos = dir.path().join("pos.csv");
-    let o = varia(&[
-        "datagen",
-        "--variant",
-        "suicide",
-        "--games",
-        "4",
-        "--nodes",
-        "100",
-        "--out",
-        p(&pos),
-        "--quiet",
-    ]);
+    let datagen = || {
+        varia(&[
+            "datagen",
+            "--variant",
+            "suicide",
+            "--games",
+            "4",
+            "--nodes",
+            "100",
+            "--out",
+            path(&pos),
+            "--quiet",
+        ])
+    };
+    let o = datagen();
     assert!(o.status.success(), "{o:?}");
     let text = std::fs::read_to_string(&pos).unwrap();
     assert!(
@@ -56,18 +40,7 @@ fn datagen_then_texel_then_spsa() {
     );
     assert_eq!(text.matches("# game ").count(), 4);
     // Again: nothing left to play.
-    let o = varia(&[
-        "datagen",
-        "--variant",
-        "suicide",
-        "--games",
-        "4",
-        "--nodes",
-        "100",
-        "--out",
-        p(&pos),
-        "--quiet",
-    ]);
+    let o = datagen();
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("0 played now"),
         "{o:?}"
@@ -81,15 +54,15 @@ fn datagen_then_texel_then_spsa() {
         "--variant",
         "suicide",
         "--positions",
-        p(&pos),
+        path(&pos),
         "--params",
         "material,tempo",
         "--iterations",
         "5",
         "--out",
-        p(&trace),
+        path(&trace),
         "--weights",
-        p(&weights),
+        path(&weights),
         "--quiet",
     ]);
     assert!(o.status.success(), "{o:?}");
@@ -125,9 +98,9 @@ fn datagen_then_texel_then_spsa() {
             "--nodes",
             nodes,
             "--out",
-            p(&spsa),
+            path(&spsa),
             "--weights",
-            p(&sw),
+            path(&sw),
             "--quiet",
         ];
         if resume {
@@ -137,8 +110,7 @@ fn datagen_then_texel_then_spsa() {
     };
     let run = |iters: &str, resume: bool| run_with("suicide", "100", iters, resume);
     assert!(run("4", false).status.success());
-    let e = error_line(&run("4", false));
-    assert!(e.contains("--resume"), "{e}");
+    assert_one_line_error(&run("4", false), &["--resume"]);
     let o = run("4", true);
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("(0 now)"),
@@ -156,15 +128,13 @@ fn datagen_then_texel_then_spsa() {
     assert_eq!(rows.len(), 6);
     // Resuming another run is refused, naming the setting (before: only the
     // columns were compared, and these continued the suicide trace).
-    let e = error_line(&run_with("suicide", "101", "4", true));
-    assert!(
-        e.contains("belongs to another run: its nodes is 100, this run's is 101"),
-        "{e}"
+    assert_one_line_error(
+        &run_with("suicide", "101", "4", true),
+        &["belongs to another run: its nodes is 100, this run's is 101"],
     );
-    let e = error_line(&run_with("atomic", "100", "4", true));
-    assert!(
-        e.contains("its variant is suicide, this run's is atomic"),
-        "{e}"
+    assert_one_line_error(
+        &run_with("atomic", "100", "4", true),
+        &["its variant is suicide, this run's is atomic"],
     );
     assert_eq!(std::fs::read_to_string(&spsa).unwrap(), t, "left unchanged");
 }
@@ -187,38 +157,43 @@ fn bad_input_is_one_line_and_exit_2() {
             "--variant",
             "suicide",
             "--positions",
-            p(&pos),
+            path(&pos),
             "--params",
             params,
             "--out",
-            p(&out),
+            path(&out),
             "--weights",
-            p(&w),
+            path(&w),
             "--quiet",
         ])
     };
-    let e = error_line(&base("material"));
-    assert!(e.contains("bad.csv:3: bad FEN"), "{e}");
-    let e = error_line(&base("material,wings"));
-    assert!(e.contains("unknown weight or group \"wings\""), "{e}");
-    let e = error_line(&varia(&[
-        "datagen",
-        "--variant",
-        "suicide",
-        "--from",
-        p(&pos),
-        "--out",
-        p(&out),
-    ]));
-    assert!(e.contains("bad.csv"), "{e}");
-    let e = error_line(&varia(&[
-        "datagen",
-        "--variant",
-        "suicide",
-        "--from",
-        "/nonexistent/games.pgn",
-        "--out",
-        p(&out),
-    ]));
-    assert!(e.contains("/nonexistent/games.pgn"), "{e}");
+    assert_one_line_error(&base("material"), &["bad.csv:3: bad FEN"]);
+    assert_one_line_error(
+        &base("material,wings"),
+        &["unknown weight or group \"wings\""],
+    );
+    assert_one_line_error(
+        &varia(&[
+            "datagen",
+            "--variant",
+            "suicide",
+            "--from",
+            path(&pos),
+            "--out",
+            path(&out),
+        ]),
+        &["bad.csv"],
+    );
+    assert_one_line_error(
+        &varia(&[
+            "datagen",
+            "--variant",
+            "suicide",
+            "--from",
+            "/nonexistent/games.pgn",
+            "--out",
+            path(&out),
+        ]),
+        &["/nonexistent/games.pgn"],
+    );
 }

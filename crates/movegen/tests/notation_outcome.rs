@@ -593,53 +593,40 @@ fn game_fifty_moves() {
 
 #[test]
 fn game_insufficient_material() {
-    fn game<V: Variant>(fen: &str) -> Option<Outcome> {
-        Game::new(pos::<V>(fen)).outcome()
-    }
+    use VariantKind as K;
     let insufficient = draw(EndReason::InsufficientMaterial);
-    assert_eq!(game::<Chess>("8/8/8/4k3/8/8/8/4K3 w - - 0 1"), insufficient);
-    assert_eq!(
-        game::<Chess>("8/8/8/4k3/8/8/8/4KB2 w - - 0 1"),
-        insufficient
-    );
-    assert_eq!(
-        game::<Chess>("8/8/8/4k3/8/8/8/4KN2 w - - 0 1"),
-        insufficient
-    );
-    assert_eq!(game::<Chess>("8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1"), None);
-    // Bishops on one colour (c1 and f8 are both dark), and on both colours.
-    assert_eq!(
-        game::<Chess>("5b2/8/8/4k3/8/8/8/2B1K3 w - - 0 1"),
-        insufficient
-    );
-    assert_eq!(game::<Chess>("2b5/8/8/4k3/8/8/8/2B1K3 w - - 0 1"), None);
-    assert_eq!(game::<Chess>("8/8/8/4k3/8/8/8/4KNN1 w - - 0 1"), None);
-    assert_eq!(game::<Chess>("8/8/8/4k3/8/8/8/4K2R w - - 0 1"), None);
-    assert_eq!(game::<Chess>("8/8/8/4k3/8/8/P7/4K3 w - - 0 1"), None);
-    // Threecheck: only bare kings; a knight can still give checks.
-    assert_eq!(
-        game::<ThreeCheck>("8/8/8/4k3/8/8/8/4K3 w - - 0 1"),
-        insufficient
-    );
-    assert_eq!(game::<ThreeCheck>("8/8/8/4k3/8/8/8/4KN2 w - - 0 1"), None);
-    // Atomic and knightmate: only bare royal pieces (kings never capture in
-    // atomic; K is knightmate's royal knight). Any other piece plays on.
-    assert_eq!(
-        game::<Atomic>("8/8/8/4k3/8/8/8/4K3 w - - 0 1"),
-        insufficient
-    );
-    assert_eq!(
-        game::<Atomic>("8/8/8/8/8/8/3k4/4K3 b - - 0 1"),
-        insufficient
-    );
-    assert_eq!(game::<Atomic>("8/8/8/4k3/8/8/8/4KN2 w - - 0 1"), None);
-    assert_eq!(game::<Atomic>("8/8/8/4k3/8/8/7p/4K3 w - - 0 1"), None);
-    assert_eq!(
-        game::<Knightmate>("8/8/8/4k3/8/8/8/4K3 w - - 0 1"),
-        insufficient
-    );
-    assert_eq!(game::<Knightmate>("8/8/8/4k3/8/8/8/4KB2 w - - 0 1"), None);
-    assert_eq!(game::<Knightmate>("8/8/8/4k3/8/8/8/4KM2 w - - 0 1"), None);
+    // (game, FEN, whether the Game calls it a draw by insufficient material)
+    let cases = [
+        (K::Chess, "8/8/8/4k3/8/8/8/4K3 w - - 0 1", true),
+        (K::Chess, "8/8/8/4k3/8/8/8/4KB2 w - - 0 1", true),
+        (K::Chess, "8/8/8/4k3/8/8/8/4KN2 w - - 0 1", true),
+        (K::Chess, "8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1", false),
+        // Bishops on one colour (c1 and f8 are both dark), and on both colours.
+        (K::Chess, "5b2/8/8/4k3/8/8/8/2B1K3 w - - 0 1", true),
+        (K::Chess, "2b5/8/8/4k3/8/8/8/2B1K3 w - - 0 1", false),
+        (K::Chess, "8/8/8/4k3/8/8/8/4KNN1 w - - 0 1", false),
+        (K::Chess, "8/8/8/4k3/8/8/8/4K2R w - - 0 1", false),
+        (K::Chess, "8/8/8/4k3/8/8/P7/4K3 w - - 0 1", false),
+        // Threecheck: only bare kings; a knight can still give checks.
+        (K::ThreeCheck, "8/8/8/4k3/8/8/8/4K3 w - - 0 1", true),
+        (K::ThreeCheck, "8/8/8/4k3/8/8/8/4KN2 w - - 0 1", false),
+        // Atomic and knightmate: only bare royal pieces (kings never capture
+        // in atomic; K is knightmate's royal knight). Any other piece plays on.
+        (K::Atomic, "8/8/8/4k3/8/8/8/4K3 w - - 0 1", true),
+        (K::Atomic, "8/8/8/8/8/8/3k4/4K3 b - - 0 1", true),
+        (K::Atomic, "8/8/8/4k3/8/8/8/4KN2 w - - 0 1", false),
+        (K::Atomic, "8/8/8/4k3/8/8/7p/4K3 w - - 0 1", false),
+        (K::Knightmate, "8/8/8/4k3/8/8/8/4K3 w - - 0 1", true),
+        (K::Knightmate, "8/8/8/4k3/8/8/8/4KB2 w - - 0 1", false),
+        (K::Knightmate, "8/8/8/4k3/8/8/8/4KM2 w - - 0 1", false),
+        // No such rule in the other games.
+        (K::Suicide, "8/8/8/4k3/8/8/8/4KB2 w - - 0 1", false),
+        (K::Losers, "8/8/8/4k3/8/8/8/4KB1b w - - 0 1", false),
+    ];
+    for (kind, fen, drawn) in cases {
+        let expected = if drawn { insufficient } else { None };
+        assert_eq!(game_outcome(kind, fen), expected, "{kind} {fen}");
+    }
     // A position by itself has no such draw (perft plays on): only the Game says so.
     let bare = "8/8/8/4k3/8/8/8/4K3 w - - 0 1";
     assert_eq!(pos::<Atomic>(bare).outcome(), None);
@@ -648,12 +635,14 @@ fn game_insufficient_material() {
     assert_eq!(perft(&pos::<Knightmate>(bare), 1), 2);
     // An exploded king is a win, not a draw, even with nothing else left.
     assert_eq!(
-        game::<Atomic>("8/8/8/8/8/8/8/4K3 b - - 0 1"),
+        game_outcome(K::Atomic, "8/8/8/8/8/8/8/4K3 b - - 0 1"),
         win(Color::White, EndReason::KingExploded)
     );
-    // No such rule in the other games.
-    assert_eq!(game::<Suicide>("8/8/8/4k3/8/8/8/4KB2 w - - 0 1"), None);
-    assert_eq!(game::<Losers>("8/8/8/4k3/8/8/8/4KB1b w - - 0 1"), None);
+}
+
+/// The outcome the `Game` of `kind` reports for `fen` before any move.
+fn game_outcome(kind: VariantKind, fen: &str) -> Option<Outcome> {
+    dispatch!(kind, V => Game::new(pos::<V>(fen)).outcome())
 }
 
 #[test]

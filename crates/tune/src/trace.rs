@@ -102,6 +102,25 @@ pub fn read(path: &Path) -> Result<Trace> {
     trace_of(&record, &name)
 }
 
+/// The trace at `path` as an append log of the run `identity` with the
+/// columns `metric` and `names` (the one place `create` and `resume` open
+/// it), and what it held; `name` is the file as errors name it.
+fn open_log(
+    path: &Path,
+    metric: &str,
+    names: &[String],
+    identity: &RunIdentity,
+    name: &str,
+) -> Result<(AppendLog, Option<Record>)> {
+    Ok(AppendLog::open(
+        path,
+        &TRACE_FORMAT,
+        identity,
+        &columns(metric, names),
+        name,
+    )?)
+}
+
 /// Appends rows to a trace file, flushing each.
 #[derive(Debug)]
 pub struct TraceWriter {
@@ -119,13 +138,7 @@ impl TraceWriter {
     ) -> Result<TraceWriter> {
         let name = path.display().to_string();
         std::fs::File::create(path).map_err(Error::io(&name))?;
-        let (log, _) = AppendLog::open(
-            path,
-            &TRACE_FORMAT,
-            identity,
-            &columns(metric, names),
-            &name,
-        )?;
+        let (log, _) = open_log(path, metric, names, identity, &name)?;
         Ok(TraceWriter { log })
     }
 
@@ -139,13 +152,7 @@ impl TraceWriter {
         identity: &RunIdentity,
     ) -> Result<(TraceWriter, Trace)> {
         let name = path.display().to_string();
-        let (log, record) = AppendLog::open(
-            path,
-            &TRACE_FORMAT,
-            identity,
-            &columns(metric, names),
-            &name,
-        )?;
+        let (log, record) = open_log(path, metric, names, identity, &name)?;
         let trace = match record {
             Some(r) => trace_of(&r, &name)?,
             None => Trace {

@@ -1,6 +1,9 @@
 //! The resolution to quiescence leaves agrees with the engine's quiescence
 //! search, and the leaf's evaluation is the score.
 
+mod common;
+use common::random_step;
+
 use movegen::{dispatch, Position, Variant, VariantKind};
 use search::alphabeta::NoObserver;
 use search::eval::features;
@@ -18,14 +21,10 @@ fn check<V: Variant>() {
         let mut rng = stream(11, game, 0);
         let mut pos = Position::<V>::startpos();
         for _ in 0..80 {
-            if pos.outcome().is_some() {
+            let Some(next) = random_step(&pos, &mut rng) else {
                 break;
-            }
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play_unchecked(moves[rng.below(moves.len())]);
+            };
+            pos = next;
             if pos.outcome().is_some() {
                 break;
             }

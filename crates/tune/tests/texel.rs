@@ -1,12 +1,15 @@
 //! Texel tuning on synthetic data drawn from known weights: the fit
 //! recovers them.
 
+mod common;
+use common::random_step;
+
 use movegen::variants::{Chess, Suicide};
 use movegen::{Position, Variant, VariantKind};
 use search::eval::{features, idx};
 use search::EvalParams;
 use tune::rng::stream;
-use tune::texel::{fit_k, Dataset, Optimizer, TexelConfig};
+use tune::texel::{fit_k, Dataset, Optimizer, TexelConfig, TexelOutcome};
 
 /// Quiet positions from random playouts (not in check, no capture to make,
 /// game not over), `n` of them.
@@ -19,14 +22,10 @@ fn playout_positions<V: Variant>(n: usize, seed: u64) -> Vec<Position<V>> {
         let mut pos = Position::<V>::startpos();
         let len = 10 + rng.below(110);
         for ply in 0..len {
-            if pos.outcome().is_some() {
+            let Some(next) = random_step(&pos, &mut rng) else {
                 break;
-            }
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play_unchecked(moves[rng.below(moves.len())]);
+            };
+            pos = next;
             if ply >= 8
                 && rng.below(4) == 0
                 && pos.outcome().is_none()
@@ -99,20 +98,31 @@ fn check_recovery(got: &EvalParams, truth: &EvalParams, rel: f64, floor: f64) {
     }
 }
 
-#[test]
-fn gauss_newton_recovers_chess_piece_values() {
-    let truth = material(VariantKind::Chess, [90, 280, 360, 450, 1000]);
-    let data = label(&playout_positions::<Chess>(100_000, 1), &truth, 1.0, 2);
-    let init = EvalParams::default_for(VariantKind::Chess);
+/// Texel tuning of the weights `select` names, from the variant's default
+/// weights, with K fixed at 1 and no resolution to quiescence leaves.
+fn tune_from_defaults<V: Variant>(
+    data: &[(Position<V>, f32)],
+    select: &str,
+    iterations: usize,
+    optimizer: Optimizer,
+) -> TexelOutcome {
+    let init = EvalParams::default_for(V::KIND);
     let cfg = TexelConfig {
-        tuned: tune::select_weights("material").unwrap(),
-        iterations: 15,
-        optimizer: Optimizer::GaussNewton,
+        tuned: tune::select_weights(select).unwrap(),
+        iterations,
+        optimizer,
         k: Some(1.0),
         resolve: false,
         resolve_every: 0,
     };
-    let r = tune::texel::tune(&data, &init, &cfg, &mut |_| {}).unwrap();
+    tune::texel::tune(data, &init, &cfg, &mut |_| {}).unwrap()
+}
+
+#[test]
+fn gauss_newton_recovers_chess_piece_values() {
+    let truth = material(VariantKind::Chess, [90, 280, 360, 450, 1000]);
+    let data = label(&playout_positions::<Chess>(100_000, 1), &truth, 1.0, 2);
+    let r = tune_from_defaults(&data, "material", 15, Optimizer::GaussNewton);
     assert!(r.final_loss < r.initial_loss);
     check_recovery(&r.params, &truth, 0.04, 8.0);
 }
@@ -122,19 +132,12 @@ fn suicide_piece_values_with_negative_material_features() {
     // In suicide material counts against its owner; the values stay positive.
     let truth = material(VariantKind::Suicide, [120, 250, 350, 420, 550]);
     let data = label(&playout_positions::<Suicide>(60_000, 3), &truth, 1.0, 4);
-    let init = EvalParams::default_for(VariantKind::Suicide);
-    let cfg = TexelConfig {
-        tuned: tune::select_weights(
-            "material.pawn,material.knight,material.bishop,material.rook,material.queen",
-        )
-        .unwrap(),
-        iterations: 15,
-        optimizer: Optimizer::GaussNewton,
-        k: Some(1.0),
-        resolve: false,
-        resolve_every: 0,
-    };
-    let r = tune::texel::tune(&data, &init, &cfg, &mut |_| {}).unwrap();
+    let r = tune_from_defaults(
+        &data,
+        "material.pawn,material.knight,material.bishop,material.rook,material.queen",
+        15,
+        Optimizer::GaussNewton,
+    );
     check_recovery(&r.params, &truth, 0.04, 8.0);
 }
 
@@ -142,16 +145,7 @@ fn suicide_piece_values_with_negative_material_features() {
 fn adam_recovers_chess_piece_values() {
     let truth = material(VariantKind::Chess, [90, 280, 360, 450, 1000]);
     let data = label(&playout_positions::<Chess>(40_000, 5), &truth, 1.0, 6);
-    let init = EvalParams::default_for(VariantKind::Chess);
-    let cfg = TexelConfig {
-        tuned: tune::select_weights("material").unwrap(),
-        iterations: 600,
-        optimizer: Optimizer::Adam { lr: 2.0 },
-        k: Some(1.0),
-        resolve: false,
-        resolve_every: 0,
-    };
-    let r = tune::texel::tune(&data, &init, &cfg, &mut |_| {}).unwrap();
+    let r = tune_from_defaults(&data, "material", 600, Optimizer::Adam { lr: 2.0 });
     check_recovery(&r.params, &truth, 0.05, 10.0);
 }
 

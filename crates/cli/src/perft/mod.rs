@@ -319,6 +319,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Ends a depth's `progress` and reports `counts` as the row of `depth`,
+/// timed from `start`: the one way a counted depth becomes a row, with or
+/// without a checkpoint.
+pub(crate) fn report_row<V: Variant>(
+    reporter: &mut dyn Reporter,
+    progress: &Progress,
+    start: Instant,
+    fen: &str,
+    depth: u32,
+    counts: PerftStats,
+) -> anyhow::Result<()> {
+    let seconds = start.elapsed().as_secs_f64();
+    progress.finish();
+    reporter.row(&DepthRow {
+        variant: V::KIND,
+        fen,
+        depth,
+        counts,
+        columns: StatColumns::of::<V>(),
+        seconds,
+    })
+}
+
 /// Counts one position: depths 1..=`depth` (one row each, timed alone), or
 /// with `divide` the root moves at `depth`. With `--hash` one table serves
 /// every depth of the position.
@@ -354,16 +377,7 @@ pub(crate) fn run_position<V: Variant>(
             let start = Instant::now();
             let counts: PerftStats =
                 perft_counts(pos, d, &settings.pool, settings.split, &progress, counter);
-            let seconds = start.elapsed().as_secs_f64();
-            progress.finish();
-            reporter.row(&DepthRow {
-                variant: V::KIND,
-                fen: &fen,
-                depth: d,
-                counts,
-                columns,
-                seconds,
-            })?;
+            report_row::<V>(reporter, &progress, start, &fen, d, counts)?;
         }
     }
     reporter.end_position()?;

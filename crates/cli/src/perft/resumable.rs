@@ -7,9 +7,9 @@ use super::count::Counter;
 use super::parallel::{divide_counts, perft_counts};
 use super::part::{write_part, PartRow, RunMeta};
 use super::progress::{Progress, Units};
-use super::report::{DepthRow, Reporter};
+use super::report::Reporter;
 use super::subtrees::{count, enumerate, Done, ShardSpec, Subtree};
-use super::{sorted_uci, Settings};
+use super::{report_row, sorted_uci, Settings};
 use movegen::{PerftStats, Position, StatColumns, Variant};
 use std::io::Write;
 use std::path::Path;
@@ -120,8 +120,33 @@ pub fn run_position_checkpointed<V: Variant>(
         let start = Instant::now();
         // Shallow depths (and a divide of a split at the root) directly.
         let direct = d <= split || (divide && split == 0);
+        // Otherwise the subtrees, resumed from and recorded in the file.
+        let resumed = if direct {
+            None
+        } else {
+            Some(count_resumable(
+                &subtrees,
+                &all,
+                d,
+                settings,
+                counter,
+                Some((&ck, path)),
+                &progress,
+            )?)
+        };
         if divide {
-            let moves = if direct {
+            let moves = if let Some(done) = &resumed {
+                // Subtrees are in sorted-path order: each root move's are together.
+                let mut moves: Vec<(String, PerftStats)> = Vec::new();
+                for (t, r) in subtrees.iter().zip(done) {
+                    let first = t.path[0].uci();
+                    match moves.last_mut() {
+                        Some((m, c)) if *m == first => *c += r.counts,
+                        _ => moves.push((first, r.counts)),
+                    }
+                }
+                moves
+            } else {
                 sorted_uci(divide_counts(
                     pos,
                     d,
@@ -130,55 +155,16 @@ pub fn run_position_checkpointed<V: Variant>(
                     &progress,
                     counter,
                 ))
-            } else {
-                let done = count_resumable(
-                    &subtrees,
-                    &all,
-                    d,
-                    settings,
-                    counter,
-                    Some((&ck, path)),
-                    &progress,
-                )?;
-                // Subtrees are in sorted-path order: each root move's are together.
-                let mut moves: Vec<(String, PerftStats)> = Vec::new();
-                for (t, r) in subtrees.iter().zip(&done) {
-                    let first = t.path[0].uci();
-                    match moves.last_mut() {
-                        Some((m, c)) if *m == first => *c += r.counts,
-                        _ => moves.push((first, r.counts)),
-                    }
-                }
-                moves
             };
             let seconds = start.elapsed().as_secs_f64();
             progress.finish();
             reporter.divide(V::KIND, &fen, d, &moves, columns, seconds)?;
         } else {
-            let counts = if direct {
-                perft_counts(pos, d, &settings.pool, settings.split, &progress, counter)
-            } else {
-                let done = count_resumable(
-                    &subtrees,
-                    &all,
-                    d,
-                    settings,
-                    counter,
-                    Some((&ck, path)),
-                    &progress,
-                )?;
-                sum(done.iter().map(|r| r.counts))
+            let counts = match &resumed {
+                Some(done) => sum(done.iter().map(|r| r.counts)),
+                None => perft_counts(pos, d, &settings.pool, settings.split, &progress, counter),
             };
-            let seconds = start.elapsed().as_secs_f64();
-            progress.finish();
-            reporter.row(&DepthRow {
-                variant: V::KIND,
-                fen: &fen,
-                depth: d,
-                counts,
-                columns,
-                seconds,
-            })?;
+            report_row::<V>(reporter, &progress, start, &fen, d, counts)?;
         }
     }
     reporter.end_position()?;
