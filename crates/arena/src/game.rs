@@ -361,16 +361,10 @@ pub fn play_observed_game(
         let used = t0.elapsed();
         let reply = match reply {
             Ok(r) => r,
-            Err(PlayerError::Timeout) => {
-                crashed[i] = true;
-                return finish(record, GameEnd::Time { loser: side });
-            }
-            Err(PlayerError::Resigned) => {
-                return finish(record, GameEnd::Resign { loser: side });
-            }
-            Err(_) => {
-                crashed[i] = true;
-                return finish(record, GameEnd::Crash { loser: side });
+            Err(e) => {
+                // A timeout or crash leaves the engine in doubt: restart it.
+                crashed[i] = !matches!(e, PlayerError::Resigned);
+                return finish(record, failure_end(&e, side));
             }
         };
         if let (Some(tc), Some(clock)) = (limits[i].tc, clocks[i].as_mut()) {
@@ -401,37 +395,53 @@ pub fn play_observed_game(
         record.plies += 1;
 
         if let Some(s) = reply.score {
-            let white_view = if side.is_white() { s } else { -s };
-            scores[i].push(white_view);
-            if let Some(r) = adj.resign {
-                let n = r.moves as usize;
-                let behind = |c: usize, sign: i32| {
-                    scores[c].len() >= n
-                        && scores[c][scores[c].len() - n..]
-                            .iter()
-                            .all(|&v| v * sign <= -r.score)
-                };
-                // Both sides agree White (sign 1) or Black (sign -1) is lost.
-                for (loser, sign) in [(Color::White, 1), (Color::Black, -1)] {
-                    if behind(0, sign) && behind(1, sign) {
-                        return finish(record, GameEnd::Resign { loser });
-                    }
-                }
-            }
-            if let Some(r) = adj.draw {
-                let n = r.moves as usize;
-                let quiet = |c: usize| {
-                    scores[c].len() >= n
-                        && scores[c][scores[c].len() - n..]
-                            .iter()
-                            .all(|v| v.abs() <= r.score)
-                };
-                if game.fullmove_number() > r.after && quiet(0) && quiet(1) {
-                    return finish(record, GameEnd::ScoreDraw);
-                }
+            scores[i].push(if side.is_white() { s } else { -s });
+            if let Some(end) = score_adjudication(adj, &scores, game.fullmove_number()) {
+                return finish(record, end);
             }
         }
     }
+}
+
+/// How a game ends when its player `side` failed to move with `e`.
+fn failure_end(e: &PlayerError, side: Color) -> GameEnd {
+    match e {
+        PlayerError::Timeout => GameEnd::Time { loser: side },
+        PlayerError::Resigned => GameEnd::Resign { loser: side },
+        _ => GameEnd::Crash { loser: side },
+    }
+}
+
+/// Score adjudication after a move: resign when both sides' last scores
+/// (from White's view, `scores[0]` White's) agree a side is lost, a draw when
+/// both stay near zero past the rule's move number.
+fn score_adjudication(
+    adj: &Adjudication,
+    scores: &[Vec<i32>; 2],
+    fullmove: u32,
+) -> Option<GameEnd> {
+    let last =
+        |c: usize, n: usize| (scores[c].len() >= n).then(|| &scores[c][scores[c].len() - n..]);
+    if let Some(r) = adj.resign {
+        let n = r.moves as usize;
+        let behind = |c: usize, sign: i32| {
+            last(c, n).is_some_and(|v| v.iter().all(|&v| v * sign <= -r.score))
+        };
+        // Both sides agree White (sign 1) or Black (sign -1) is lost.
+        for (loser, sign) in [(Color::White, 1), (Color::Black, -1)] {
+            if behind(0, sign) && behind(1, sign) {
+                return Some(GameEnd::Resign { loser });
+            }
+        }
+    }
+    if let Some(r) = adj.draw {
+        let n = r.moves as usize;
+        let quiet = |c: usize| last(c, n).is_some_and(|v| v.iter().all(|v| v.abs() <= r.score));
+        if fullmove > r.after && quiet(0) && quiet(1) {
+            return Some(GameEnd::ScoreDraw);
+        }
+    }
+    None
 }
 
 #[cfg(test)]
