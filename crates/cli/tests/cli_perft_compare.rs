@@ -91,7 +91,7 @@ fn engine(mode: &str, variant: &str, fault: &[&str]) -> String {
 
 #[test]
 fn a_dropped_or_added_move_is_found_exactly_in_every_game() {
-    // (game, fault, depth, path to the faulty node, its FEN's first field)
+    // (game, fault, the moves to the faulty node and the faulty move, depth)
     let cases: &[(&str, &str, &str, u32)] = &[
         ("chess", "--drop-move", "e2e4,e7e5,g1f3", 4),
         ("giveaway", "--add-move", "e2e3,b7b5,a1a8", 4),
@@ -140,13 +140,12 @@ fn a_dropped_or_added_move_is_found_exactly_in_every_game() {
         );
         assert_eq!(listed.matches('(').count(), 1, "{report}");
         assert_eq!(field(&report, other), None, "{report}");
-        // The FEN is the position after the path, in varia's notation.
-        let fen = field(&report, "fen").unwrap();
-        let moves_out = Command::new(env!("CARGO_BIN_EXE_varia"))
-            .args(["moves", "--variant", variant, "--fen", &fen])
-            .output()
-            .unwrap();
-        assert!(moves_out.status.success(), "{fen}");
+        // The FEN and depth are those of the position after the path.
+        let kind: movegen::VariantKind = variant.parse().unwrap();
+        let at = movegen::VariantGame::from_uci_moves(kind, None, &path).unwrap();
+        assert_eq!(field(&report, "fen"), Some(at.fen()), "{report}");
+        let left = (depth.parse::<usize>().unwrap() - path.len()).to_string();
+        assert_eq!(field(&report, "depth"), Some(left), "{report}");
         if !o.stderr.is_empty() {
             panic!("--quiet printed {}", stderr(&o));
         }
