@@ -20,6 +20,7 @@ mod moves;
 mod openings_cmd;
 mod output;
 mod perft;
+mod perft_compare;
 mod perft_merge;
 mod resources;
 mod tune;
@@ -43,6 +44,9 @@ enum Command {
     /// Combine the part files of a split perft (`varia perft --shard I/N`)
     /// into per-depth counts, checking that every subtree is there once.
     PerftMerge(perft_merge::Args),
+    /// Find the first wrong move of another move generator: compare its
+    /// divides with varia's and walk down to the move that differs.
+    PerftCompare(perft_compare::Args),
     /// Print the legal moves and game state of positions (one FEN per line on
     /// stdin, or --fen), for cross-checking against other implementations.
     Moves(moves::Args),
@@ -88,6 +92,7 @@ fn main() -> ExitCode {
         None => perft::run(perft::Args::default()),
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::PerftMerge(args)) => perft_merge::run(args),
+        Some(Command::PerftCompare(args)) => perft_compare::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Moves(args)) => moves::run(args),

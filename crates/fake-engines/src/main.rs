@@ -8,6 +8,11 @@
 //! features sent in two parts. The options are listed in `uci.rs` and
 //! `cecp.rs`.
 //!
+//! `fake-engine perft-uci [FAULT]` and `fake-engine perftree [FAULT] ...`
+//! are move generators with one planted fault, for the tests of `varia
+//! perft-compare` (`perft.rs`; those tests live in `crates/cli`, which
+//! builds this binary, see `crates/cli/tests/cli_perft_compare.rs`).
+//!
 //! Why a binary of its own crate: the tests must start a real process that
 //! speaks the protocols, and `cargo test --workspace` must need nothing but
 //! Rust. Cargo builds a package's binaries before its integration tests and
@@ -18,6 +23,7 @@
 
 mod board;
 mod cecp;
+mod perft;
 mod uci;
 
 use std::io::Write;
@@ -68,7 +74,9 @@ fn main() -> ExitCode {
     let result = match mode.as_deref() {
         Some("uci") => uci::run(&args),
         Some("xboard") => cecp::run(&args),
-        _ => Err("usage: fake-engine uci|xboard [OPTIONS]".to_string()),
+        Some("perft-uci") => perft::run_uci(&args),
+        Some("perftree") => perft::run_perftree(&args),
+        _ => Err("usage: fake-engine uci|xboard|perft-uci|perftree [OPTIONS]".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,7 +4,9 @@
 //! and cutechess (`chessengine` → `uciengine`/`xboardengine`) cut it:
 //!
 //! * [`settings`]: the typed settings of an engine ([`ExternalConfig`]);
-//! * `process`: the child process and its line reader;
+//! * [`process`]: the child process and its line reader (public for other
+//!   drivers of external programs, with [`start_uci`] for a UCI session
+//!   outside a match);
 //! * [`normalize`]: engine move text → varia's UCI;
 //! * `uci` and `cecp`: what each protocol says, as a `Dialect`;
 //! * this module: `ProtocolEngine`, the plumbing both share (start and
@@ -31,7 +33,7 @@
 
 mod cecp;
 pub mod normalize;
-mod process;
+pub mod process;
 pub mod settings;
 mod uci;
 
@@ -40,7 +42,7 @@ pub use settings::{ExternalConfig, Protocol, StderrTarget};
 
 use crate::player::{MoveReply, MoveRequest, Player, PlayerError};
 use movegen::VariantKind;
-use process::Process;
+pub use process::Process;
 use std::time::Duration;
 
 /// Starts the external engine `cfg` under `name` and completes the protocol
@@ -56,6 +58,24 @@ pub fn spawn(
         Protocol::Uci => start(name, cfg, uci::Uci::default(), variant),
         Protocol::Xboard => start(name, cfg, cecp::Cecp::default(), variant),
     }
+}
+
+/// Starts the UCI engine `cfg` under `name` for `variant` outside a match:
+/// the handshake with its `option.NAME=` settings, the check that it plays
+/// `variant`, `setoption name UCI_Variant` (when the engine needs it),
+/// `ucinewgame` and `isready`. The caller then talks to the process
+/// directly (e.g. `position ...` and `go perft N`).
+pub fn start_uci(
+    name: &str,
+    cfg: &ExternalConfig,
+    variant: VariantKind,
+) -> Result<Process, PlayerError> {
+    let mut proc = Process::start(name, cfg)?;
+    let mut uci = uci::Uci::default();
+    uci.handshake(&mut proc, cfg)?;
+    uci.check_variant(variant)?;
+    uci.new_game(&mut proc, cfg, variant)?;
+    Ok(proc)
 }
 
 fn start<D: Dialect + 'static>(

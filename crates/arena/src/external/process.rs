@@ -2,6 +2,10 @@
 //! a channel of lines filled by a reader thread, so that every wait has a
 //! deadline (a hung engine costs its game, never the match). The reader is
 //! [`search::protocol::lines`], the same one varia's own protocol loops use.
+//!
+//! It is public so that other drivers of external programs (`varia
+//! perft-compare`) reuse this one reader with deadlines instead of writing a
+//! second one.
 
 use super::settings::{ExternalConfig, StderrTarget};
 use crate::player::PlayerError;
@@ -12,7 +16,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// A running engine: its stdin, and its stdout as a channel of lines.
-pub(crate) struct Process {
+/// Dropping it sends `quit`, waits briefly and kills the process.
+pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
@@ -30,7 +35,7 @@ fn append(path: &std::path::Path, key: &str) -> Result<File, PlayerError> {
 
 impl Process {
     /// Starts the engine `cfg` (named `name` in the log and thread name).
-    pub(crate) fn start(name: &str, cfg: &ExternalConfig) -> Result<Process, PlayerError> {
+    pub fn start(name: &str, cfg: &ExternalConfig) -> Result<Process, PlayerError> {
         let mut cmd = Command::new(&cfg.cmd);
         cmd.args(&cfg.args)
             .stdin(Stdio::piped())
@@ -88,7 +93,7 @@ impl Process {
     }
 
     /// Sends one line.
-    pub(crate) fn send(&mut self, line: &str) -> Result<(), PlayerError> {
+    pub fn send(&mut self, line: &str) -> Result<(), PlayerError> {
         self.log(">", line);
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(PlayerError::Crashed("engine input is closed".into()));
@@ -107,7 +112,7 @@ impl Process {
     }
 
     /// The next line, waiting until `deadline` at most.
-    pub(crate) fn recv(&mut self, deadline: Instant) -> Result<String, PlayerError> {
+    pub fn recv(&mut self, deadline: Instant) -> Result<String, PlayerError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(line) => {
@@ -123,7 +128,7 @@ impl Process {
     }
 
     /// Reads lines until one is `want` (after trimming), by `deadline`.
-    pub(crate) fn wait_for(&mut self, want: &str, deadline: Instant) -> Result<(), PlayerError> {
+    pub fn wait_for(&mut self, want: &str, deadline: Instant) -> Result<(), PlayerError> {
         while self.recv(deadline)?.trim() != want {}
         Ok(())
     }
@@ -141,7 +146,7 @@ impl Process {
     }
 
     /// Ends the process at once.
-    pub(crate) fn kill(&mut self) {
+    pub fn kill(&mut self) {
         self.stdin = None;
         let _ = self.child.kill();
         let _ = self.child.wait();
