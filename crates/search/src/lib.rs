@@ -12,6 +12,7 @@ pub mod alphabeta;
 pub mod bench;
 pub mod eval;
 pub mod limits;
+pub mod params;
 pub mod protocol;
 pub mod score;
 pub mod tt;
@@ -19,6 +20,7 @@ pub mod tt;
 pub use alphabeta::{Info, Shared, Worker, MATE, MATE_BOUND};
 pub use eval::{evaluate, EvalParams};
 pub use limits::{Clock, Limits};
+pub use params::{SearchParams, SearchParamsError};
 
 use movegen::{Move, Position, Variant};
 use std::sync::atomic::Ordering::Relaxed;
@@ -41,13 +43,16 @@ pub struct SearchResult {
 /// Searches `root` with `threads` threads (Lazy SMP: all search the same tree
 /// and share the table; the main thread decides when to stop and its result
 /// is returned). `history` holds the keys of the positions before the root,
-/// oldest first, for repetition draws. `report` sees each main-thread
+/// oldest first, for repetition draws. `params` are the evaluation weights,
+/// `settings` the search's own constants. `report` sees each main-thread
 /// iteration.
+#[allow(clippy::too_many_arguments)] // each is an independent input of a search
 pub fn search<V: Variant>(
     root: &Position<V>,
     history: &[u64],
     limits: &Limits,
     params: &EvalParams,
+    settings: &SearchParams,
     shared: &Shared,
     threads: usize,
     report: &mut (dyn FnMut(&Info) + Send),
@@ -56,17 +61,17 @@ pub fn search<V: Variant>(
     shared.stop.store(false, Relaxed);
     shared.nodes.store(0, Relaxed);
     shared.tt.new_search();
-    let clock = Clock::start(limits, root.turn(), threads);
+    let clock = Clock::start(limits, root.turn(), threads, settings);
     let max_depth = limits.depth.unwrap_or(u32::MAX);
     std::thread::scope(|s| {
         for id in 1..threads {
             let clock = &clock;
             s.spawn(move || {
-                let mut w = Worker::<V>::new(id, shared, params, clock, history);
+                let mut w = Worker::<V>::new(id, shared, params, settings, clock, history);
                 w.iterate(root, max_depth, &mut |_| {});
             });
         }
-        let mut main = Worker::<V>::new(0, shared, params, &clock, history);
+        let mut main = Worker::<V>::new(0, shared, params, settings, &clock, history);
         let (best, score, depth, pv) = main.iterate(root, max_depth, report);
         shared.stop.store(true, Relaxed);
         SearchResult {

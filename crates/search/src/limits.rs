@@ -3,8 +3,11 @@
 //! [`Limits`] is what a protocol asks for (`wtime/btime/winc/binc/movestogo`,
 //! `movetime`, `depth`, `nodes`, `infinite`); [`Clock`] turns it into a soft
 //! limit (do not start another iteration after it) and a hard limit (stop in
-//! the middle of one), with a safety margin for the protocol round trip.
+//! the middle of one), with a safety margin for the protocol round trip. The
+//! budget's factors (moves to go, increment share, soft and hard fractions,
+//! cap) are [`SearchParams`] fields, so they can be tuned with the rest.
 
+use crate::params::SearchParams;
 use movegen::Color;
 use std::time::{Duration, Instant};
 
@@ -73,8 +76,9 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// Starts the clock for `limits` with `us` to move.
-    pub fn start(limits: &Limits, us: Color, threads: usize) -> Clock {
+    /// Starts the clock for `limits` with `us` to move, budgeting time with
+    /// the factors of `params`.
+    pub fn start(limits: &Limits, us: Color, threads: usize, params: &SearchParams) -> Clock {
         let (mut soft, mut hard) = (None, None);
         if !limits.infinite {
             if let Some(t) = limits.movetime {
@@ -90,11 +94,17 @@ impl Clock {
                 };
                 if let Some(time) = time {
                     let left = time.saturating_sub(MOVE_OVERHEAD);
-                    let mtg = limits.movestogo.unwrap_or(30).clamp(1, 50);
-                    let base = left / mtg + inc * 3 / 4;
-                    let cap = left * 2 / 5;
-                    soft = Some((base * 6 / 10).min(cap).max(Duration::from_millis(1)));
-                    hard = Some((base * 3).min(cap).max(Duration::from_millis(1)));
+                    let permille = |d: Duration, p: i32| d.saturating_mul(p as u32) / 1000;
+                    let mtg = limits
+                        .movestogo
+                        .unwrap_or(params.moves_to_go_default as u32)
+                        .clamp(1, params.moves_to_go_max as u32);
+                    let base = left / mtg + permille(inc, params.increment_permille);
+                    let cap = permille(left, params.cap_permille);
+                    let soft_t = permille(base, params.soft_permille);
+                    let hard_t = permille(base, params.hard_permille);
+                    soft = Some(soft_t.min(cap).max(Duration::from_millis(1)));
+                    hard = Some(hard_t.min(cap).max(Duration::from_millis(1)));
                 }
             }
         }
@@ -139,15 +149,20 @@ mod tests {
             winc: Duration::from_millis(20),
             ..Limits::default()
         };
-        let c = Clock::start(&l, Color::White, 1);
+        let c = Clock::start(&l, Color::White, 1, &SearchParams::default());
         assert!(c.hard.unwrap() <= Duration::from_millis(800));
         assert!(c.soft.unwrap() < c.hard.unwrap());
-        let c = Clock::start(&Limits::depth(5), Color::Black, 1);
+        let c = Clock::start(&Limits::depth(5), Color::Black, 1, &SearchParams::default());
         assert!(!c.has_time_limit());
         let tiny = Limits {
             btime: Some(Duration::from_millis(5)),
             ..Limits::default()
         };
-        assert!(Clock::start(&tiny, Color::Black, 1).hard.unwrap() >= Duration::from_millis(1));
+        assert!(
+            Clock::start(&tiny, Color::Black, 1, &SearchParams::default())
+                .hard
+                .unwrap()
+                >= Duration::from_millis(1)
+        );
     }
 }

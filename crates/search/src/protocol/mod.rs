@@ -26,7 +26,7 @@ mod session;
 pub mod uci;
 pub mod xboard;
 
-use crate::{search, EvalParams, Info, Limits, SearchResult, Shared};
+use crate::{search, EvalParams, Info, Limits, SearchParams, SearchResult, Shared};
 use movegen::{with_game, FenError, Move, MoveError, Position, Variant, VariantGame, VariantKind};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -149,6 +149,8 @@ pub struct SearchJob {
     pub limits: Limits,
     /// Evaluation weights.
     pub params: Arc<EvalParams>,
+    /// The search's own constants.
+    pub settings: Arc<SearchParams>,
     /// Table and the engine's stop flag.
     pub shared: Arc<Shared>,
     /// Search threads.
@@ -214,6 +216,7 @@ fn spawn_search_of<V: Variant>(root: Position<V>, history: Vec<u64>, job: Search
         id,
         limits,
         params,
+        settings,
         shared,
         threads,
         stop,
@@ -242,6 +245,7 @@ fn spawn_search_of<V: Variant>(root: Position<V>, history: Vec<u64>, job: Search
                 &history,
                 &limits,
                 &params,
+                &settings,
                 &shared,
                 threads,
                 &mut report,

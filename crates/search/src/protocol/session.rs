@@ -11,7 +11,7 @@
 //! that waits for `stop` is stopped first.
 
 use super::{spawn_reader, spawn_search, Event, Output, Running, SearchJob, DEFAULT_HASH_MB};
-use crate::{EvalParams, Info, Limits, SearchResult, Shared};
+use crate::{EvalParams, Info, Limits, SearchParams, SearchResult, Shared};
 use movegen::{VariantGame, VariantKind};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -34,6 +34,8 @@ pub(super) struct Engine {
     pub threads: usize,
     /// Evaluation weights for `kind`.
     pub params: Arc<EvalParams>,
+    /// The search's constants (UCI `SearchFile`).
+    pub settings: Arc<SearchParams>,
     /// The table and the stop flag.
     pub shared: Arc<Shared>,
     /// The search in progress.
@@ -55,6 +57,7 @@ impl Engine {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             params: Arc::new(EvalParams::default_for(kind)),
+            settings: Arc::new(SearchParams::default()),
             shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
             running: None,
             next_id: 1,
@@ -100,6 +103,7 @@ impl Engine {
             id,
             limits,
             params: self.params.clone(),
+            settings: self.settings.clone(),
             shared: self.shared.clone(),
             threads: self.threads,
             stop: Arc::new(AtomicBool::new(false)),

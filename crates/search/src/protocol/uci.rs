@@ -13,7 +13,8 @@
 //! Options: `UCI_Variant` (combo of the protocol names `chess giveaway 3check
 //! atomic losers knightmate`), `Hash` (MB), `Threads`, `EvalFile` (an
 //! [`EvalParams`] TOML for the current variant; empty for
-//! the built-in weights).
+//! the built-in weights), `SearchFile` (a [`SearchParams`](crate::SearchParams)
+//! TOML; empty for the defaults).
 //!
 //! FENs are varia's dialect: threecheck takes the `W+B` remaining-checks
 //! field before the clocks, or Lichess's trailing `+W+B` checks-given field;
@@ -191,6 +192,7 @@ impl Uci {
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
         ));
         out.line("option name EvalFile type string default <empty>");
+        out.line("option name SearchFile type string default <empty>");
         out.line("uciok");
     }
 
@@ -304,6 +306,16 @@ impl Uci {
                     value.to_string()
                 };
                 self.load_eval();
+            }
+            "searchfile" => {
+                let path = (!value.is_empty() && value != "<empty>").then(|| Path::new(value));
+                match crate::SearchParams::load_or_default(path) {
+                    Ok(p) => self.engine.settings = Arc::new(p),
+                    Err(e) => {
+                        self.error(&format!("SearchFile not loaded, using the defaults: {e}"));
+                        self.engine.settings = Arc::new(crate::SearchParams::default());
+                    }
+                }
             }
             "" => self.error("setoption: missing option name"),
             _ => self.error(&format!("unknown option \"{name}\"")),
