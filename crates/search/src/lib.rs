@@ -2,8 +2,9 @@
 //!
 //! varia's engine for all six games: a linear evaluation whose weights live
 //! in [`EvalParams`] (TOML files, tunable), alpha-beta search generic over
-//! the variant, a lock-free transposition table shared by all threads, Lazy
-//! SMP, and time management. Protocol front ends (UCI, CECP) are in
+//! the variant whose constants live in [`SearchParams`] (TOML files too), a
+//! lock-free transposition table shared by all threads, Lazy SMP, and time
+//! management. Protocol front ends (UCI, CECP) are in
 //! [`protocol`].
 
 #![warn(missing_docs)]
