@@ -159,7 +159,7 @@ fn analyse_search_file_changes_the_search_and_bad_keys_are_named() {
     let dir = std::env::temp_dir().join(format!("varia-analyse-search-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let no_null_move = dir.join("no-null-move.toml");
-    std::fs::write(&no_null_move, "nmp_min_depth = 21\n").unwrap();
+    std::fs::write(&no_null_move, "nmp_min_depth = 121\n").unwrap();
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, "lmr_divisor = 0\n").unwrap();
     let nodes = |extra: &[&str]| {

@@ -885,7 +885,7 @@ fn bad_input_is_a_one_line_error() {
 fn search_settings_file_plays_and_bad_settings_are_one_line() {
     let dir = tempfile::tempdir().expect("temp dir");
     let settings = dir.path().join("no-null-move.toml");
-    std::fs::write(&settings, "nmp_min_depth = 21\n").expect("write");
+    std::fs::write(&settings, "nmp_min_depth = 121\n").expect("write");
     let engine = format!("name=b,search={}", path(&settings));
     let text = ok(&varia(&[
         "match",

@@ -212,8 +212,9 @@ search_params! {
     rfp_max_depth: i32 = 6, 0..=20;
     /// Reverse futility pruning: margin per ply of depth, in centipawns.
     rfp_margin: i32 = 90, 0..=1000;
-    /// Null move pruning: least remaining depth where it is tried (above 20: never).
-    nmp_min_depth: i32 = 3, 1..=21;
+    /// Null move pruning: least remaining depth where it is tried (121, deeper than any
+    /// search, turns it off).
+    nmp_min_depth: i32 = 3, 1..=121;
     /// Null move pruning: base reduction in plies.
     nmp_base_reduction: i32 = 3, 0..=10;
     /// Null move pruning: one more ply of reduction per this many plies of depth.

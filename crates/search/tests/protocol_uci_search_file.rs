@@ -27,7 +27,7 @@ fn search_file_is_announced_loaded_and_checked() {
     let dir = std::env::temp_dir().join(format!("varia-uci-search-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let no_null_move = dir.join("no-null-move.toml");
-    std::fs::write(&no_null_move, "nmp_min_depth = 21\n").unwrap();
+    std::fs::write(&no_null_move, "nmp_min_depth = 121\n").unwrap();
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, "rfp_margn = 90\n").unwrap();
 

@@ -32,7 +32,7 @@ fn non_default_settings_change_the_tree() {
     let base = nodes_with(&SearchParams::default());
     assert_eq!(base, nodes_with(&SearchParams::default()), "deterministic");
     let no_null_move = SearchParams {
-        nmp_min_depth: 21,
+        nmp_min_depth: 121,
         ..SearchParams::default()
     };
     let other_lmr = SearchParams {
