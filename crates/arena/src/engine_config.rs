@@ -11,6 +11,7 @@
 //! | `nodes=N`, `depth=D` | all | nodes or depth per move |
 //! | `st=S`, `movetime=MS` | all | fixed time per move, in seconds or milliseconds |
 //! | `eval=FILE`, `hash=MB`, `threads=T` | in-process | varia's weights, table size (default 1) and search threads |
+//! | `search=FILE` | in-process | varia's search settings (a `SearchParams` TOML, loaded and checked when the settings are parsed) |
 //! | `cmd=PATH` and the keys of [`crate::external::settings`] | external | an external UCI/CECP engine |
 //!
 //! Words may hold several settings separated by commas; a comma belongs to
@@ -21,6 +22,7 @@ use crate::external::{self, ExternalConfig};
 use crate::player::{InProcess, Player, PlayerError};
 use crate::tc::{MoveLimits, TimeControl};
 use movegen::VariantKind;
+use search::SearchParams;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -38,7 +40,7 @@ pub const MAX_DEPTH: u32 = 100;
 /// Keys every engine takes: its name and its move limits.
 pub const COMMON_KEYS: &[&str] = &["name", "tc", "nodes", "depth", "st", "movetime"];
 /// Keys of varia's in-process engine.
-pub const IN_PROCESS_KEYS: &[&str] = &["eval", "hash", "threads"];
+pub const IN_PROCESS_KEYS: &[&str] = &["eval", "search", "hash", "threads"];
 
 /// One player of a match: its name, per-move limits and what it is.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,6 +67,8 @@ pub enum EngineKind {
 pub struct InProcessConfig {
     /// Evaluation weights (TOML); `None`: the built-in ones.
     pub eval: Option<PathBuf>,
+    /// Search settings (TOML); `None`: the defaults.
+    pub search: Option<PathBuf>,
     /// Transposition table size in MB.
     pub hash_mb: usize,
     /// Search threads.
@@ -75,6 +79,7 @@ impl Default for InProcessConfig {
     fn default() -> Self {
         InProcessConfig {
             eval: None,
+            search: None,
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
         }
@@ -134,6 +139,15 @@ pub enum EngineConfigError {
         engine: String,
         /// The path given.
         path: String,
+    },
+    /// A `search=` file that does not load (missing, bad TOML, an unknown
+    /// key or a value out of range).
+    #[error("engine {engine}: search settings not loaded: {message}")]
+    BadSearchFile {
+        /// The engine.
+        engine: String,
+        /// Why, naming the file.
+        message: String,
     },
     /// Two engines with one name.
     #[error("two engines are named \"{0}\": give each a name=")]
@@ -271,6 +285,18 @@ impl EngineConfig {
                 return Err(EngineConfigError::EvalNotFound { engine: name, path });
             }
         }
+        if let EngineKind::InProcess(InProcessConfig {
+            search: Some(p), ..
+        }) = &kind
+        {
+            if let Err(e) = SearchParams::load(p) {
+                let message = e.to_string();
+                return Err(EngineConfigError::BadSearchFile {
+                    engine: name,
+                    message,
+                });
+            }
+        }
         Ok(EngineConfig { name, limits, kind })
     }
 
@@ -289,12 +315,14 @@ impl EngineConfig {
 
     fn start_checked(&self, variant: Option<VariantKind>) -> Result<Box<dyn Player>, PlayerError> {
         match &self.kind {
-            EngineKind::InProcess(c) => Ok(Box::new(InProcess::new(
-                &self.name,
-                c.eval.clone(),
-                c.hash_mb,
-                c.threads,
-            ))),
+            EngineKind::InProcess(c) => {
+                let settings = SearchParams::load_or_default(c.search.as_deref())
+                    .map_err(|e| PlayerError::Setup(e.to_string()))?;
+                Ok(Box::new(
+                    InProcess::new(&self.name, c.eval.clone(), c.hash_mb, c.threads)
+                        .with_settings(settings),
+                ))
+            }
             EngineKind::External(c) => external::spawn(&self.name, c, variant),
         }
     }
@@ -306,6 +334,7 @@ impl InProcessConfig {
     pub fn set(&mut self, key: &str, value: &str) -> Result<bool, Expected> {
         match key {
             "eval" => self.eval = Some(PathBuf::from(value)),
+            "search" => self.search = Some(PathBuf::from(value)),
             "hash" => {
                 self.hash_mb = number_in(value, 1..=MAX_HASH_MB, || {
                     format!("1 to {MAX_HASH_MB} megabytes")
@@ -482,6 +511,7 @@ mod tests {
         assert_eq!(c.name, "a");
         let want = InProcessConfig {
             eval: None,
+            search: None,
             hash_mb: 16,
             threads: 2,
         };
@@ -491,6 +521,12 @@ mod tests {
         }
         let e = parse(&["nodes=5", "eval=/no/such.toml"]).unwrap_err();
         assert!(e.to_string().contains("not found"), "{e}");
+        let e = parse(&["nodes=5", "search=/no/such.toml"]).unwrap_err();
+        assert!(
+            matches!(&e, EngineConfigError::BadSearchFile { .. })
+                && e.to_string().contains("/no/such.toml"),
+            "{e}"
+        );
         assert!(matches!(
             parse(&["name= ", "nodes=5"]),
             Err(EngineConfigError::EmptyName(_))

@@ -5,7 +5,7 @@
 
 use crate::tc::{Clock, MoveLimits};
 use movegen::{with_game, VariantGame, VariantKind};
-use search::{EvalParams, Limits, Shared};
+use search::{EvalParams, Limits, SearchParams, Shared};
 use std::path::PathBuf;
 
 /// What a player is asked for a move.
@@ -68,6 +68,7 @@ pub struct InProcess {
     name: String,
     eval_file: Option<PathBuf>,
     params: Option<EvalParams>,
+    settings: SearchParams,
     hash_mb: usize,
     threads: usize,
     shared: Shared,
@@ -86,6 +87,7 @@ impl InProcess {
             name: name.to_string(),
             eval_file,
             params: None,
+            settings: SearchParams::default(),
             hash_mb,
             threads: threads.max(1),
             shared: Shared::new(hash_mb),
@@ -98,10 +100,16 @@ impl InProcess {
             name: name.to_string(),
             eval_file: None,
             params: Some(params),
+            settings: SearchParams::default(),
             hash_mb,
             threads: 1,
             shared: Shared::new(hash_mb),
         }
+    }
+
+    /// The same engine searching with `settings` instead of the defaults.
+    pub fn with_settings(self, settings: SearchParams) -> InProcess {
+        InProcess { settings, ..self }
     }
 }
 
@@ -140,9 +148,9 @@ impl Player for InProcess {
         };
         let limits = to_search_limits(req);
         let history = req.game.history_keys();
-        let (shared, threads) = (&self.shared, self.threads);
+        let (settings, shared, threads) = (&self.settings, &self.shared, self.threads);
         let r = with_game!(req.game, V, g => {
-            search::search(g.position(), history, &limits, params, shared, threads, &mut |_| {})
+            search::search(g.position(), history, &limits, params, settings, shared, threads, &mut |_| {})
         });
         match r.best {
             Some(m) => Ok(MoveReply {

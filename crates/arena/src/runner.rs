@@ -271,6 +271,9 @@ fn engine_identity(e: &EngineConfig) -> String {
             if let Some(eval) = &p.eval {
                 words.push(format!("eval={}", eval.display()));
             }
+            if let Some(search) = &p.search {
+                words.push(format!("search={}", search.display()));
+            }
             words.push(format!("hash={}", p.hash_mb));
             words.push(format!("threads={}", p.threads));
         }

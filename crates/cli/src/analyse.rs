@@ -5,16 +5,17 @@
 //! ```text
 //! varia analyse --variant atomic --fen '<FEN>' --depth 10
 //! varia analyse --variant chess --movetime 2000 --threads 2 --eval weights.toml
+//! varia analyse --variant chess --depth 12 --search data/search/default.toml
 //! ```
 //!
-//! Bad input (unknown variant, bad FEN, unreadable evaluation file, no
-//! limit) is one `error: ...` line and exit code 2.
+//! Bad input (unknown variant, bad FEN, unreadable evaluation or search
+//! settings file, no limit) is one `error: ...` line and exit code 2.
 
 use anyhow::{bail, Context as _};
 use movegen::{with_game, Position, Variant, VariantKind};
 use search::score::UciScore;
 use search::settings::{DEFAULT_HASH_MB, MAX_MOVETIME, MAX_SEARCH_DEPTH};
-use search::{search, EvalParams, Info, Limits, Shared};
+use search::{search, EvalParams, Info, Limits, SearchParams, Shared};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,6 +48,9 @@ pub struct Args {
     /// Evaluation weights (an EvalParams TOML file for this game).
     #[arg(long, value_name = "FILE")]
     eval: Option<PathBuf>,
+    /// Search settings (a SearchParams TOML file; see docs/engine.md).
+    #[arg(long, value_name = "FILE")]
+    search: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -76,6 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout();
     let params = EvalParams::load_or_default(V::KIND, args.eval.as_deref())?;
+    let settings = SearchParams::load_or_default(args.search.as_deref())?;
     let limits = match (args.depth, args.movetime) {
         (Some(d), _) => Limits::depth(d),
         (None, Some(ms)) => Limits::movetime(Duration::from_millis(ms)),
@@ -122,6 +127,7 @@ fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCod
         &[],
         &limits,
         &params,
+        &settings,
         &shared,
         args.threads,
         &mut report,

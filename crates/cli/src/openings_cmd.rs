@@ -113,6 +113,7 @@ fn balance(c: &VariantGame, depth: u32, params: &EvalParams, shared: &mut Shared
             g.history_keys(),
             &limits,
             params,
+            &search::SearchParams::default(),
             shared,
             1,
             &mut |_| {},

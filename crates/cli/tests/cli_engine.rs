@@ -114,6 +114,14 @@ fn analyse_errors_are_one_line_and_exit_2() {
         ],
         &["--variant", "chess", "--depth", "0"],
         &["--variant", "chess", "--depth", "3", "--threads", "0"],
+        &[
+            "--variant",
+            "chess",
+            "--depth",
+            "3",
+            "--search",
+            "/no/such/search.toml",
+        ],
     ] {
         let out = analyse(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
@@ -224,4 +232,55 @@ fn a_new_table_is_allocated_after_the_old_one_is_freed() {
     }
     drop(stdin);
     assert!(child.wait().expect("exits").success());
+}
+
+/// `--search FILE` loads search settings: a valid file changes the node
+/// count of a fixed-depth search, a bad key is one line naming it.
+#[test]
+fn analyse_search_file_changes_the_search_and_bad_keys_are_named() {
+    let dir = std::env::temp_dir().join(format!("varia-analyse-search-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let no_null_move = dir.join("no-null-move.toml");
+    std::fs::write(&no_null_move, "nmp_min_depth = 121\n").unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "lmr_divisor = 0\n").unwrap();
+    let nodes = |extra: &[&str]| {
+        let mut args = vec!["--variant", "chess", "--depth", "6"];
+        args.extend_from_slice(extra);
+        let out = analyse(&args);
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        // The summary `depth D  nodes N` (the iteration lines have a seldepth).
+        text.lines()
+            .find(|l| l.starts_with("depth ") && !l.contains("seldepth"))
+            .unwrap_or_else(|| panic!("no summary in {text}"))
+            .to_string()
+    };
+    let shipped = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/search/default.toml"
+    );
+    assert_eq!(
+        nodes(&[]),
+        nodes(&["--search", shipped]),
+        "the shipped file is the defaults"
+    );
+    assert_ne!(
+        nodes(&[]),
+        nodes(&["--search", no_null_move.to_str().unwrap()]),
+        "a settings file changes the search"
+    );
+    let out = analyse(&[
+        "--variant",
+        "chess",
+        "--depth",
+        "3",
+        "--search",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("\"lmr_divisor\" = 0 is out of range"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

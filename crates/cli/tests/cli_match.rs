@@ -687,3 +687,44 @@ fn bad_input_is_a_one_line_error() {
         &["book.epd:1"],
     );
 }
+
+#[test]
+fn search_settings_file_plays_and_bad_settings_are_one_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let settings = dir.path().join("no-null-move.toml");
+    std::fs::write(&settings, "nmp_min_depth = 121\n").expect("write");
+    let engine = format!("name=b,search={}", path(&settings));
+    let text = ok_stdout(&varia(&[
+        "match",
+        "--variant",
+        "chess",
+        "--engine",
+        "name=a",
+        "--engine",
+        &engine,
+        "--each",
+        "nodes=200",
+        "--games",
+        "2",
+        "--quiet",
+    ]));
+    let (games, ..) = pairing(&text);
+    assert_eq!(games, 2, "{text}");
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "null_move = false\n").expect("write");
+    let engine = format!("name=b,search={}", path(&bad));
+    assert_one_line_error(
+        &varia(&[
+            "match",
+            "--variant",
+            "chess",
+            "--engine",
+            "name=a",
+            "--engine",
+            &engine,
+            "--each",
+            "nodes=10",
+        ]),
+        &["unknown search parameter \"null_move\""],
+    );
+}

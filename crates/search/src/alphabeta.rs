@@ -10,7 +10,8 @@
 //! captures by victim and attacker value, killers, and history.
 //! Pruning where it is sound for the game: null move (never in suicide or
 //! losers, where zugzwang is the rule, never in check), reverse futility,
-//! late move reductions.
+//! late move reductions. Every margin, depth and coefficient of these comes
+//! from the worker's [`SearchParams`], read where the literal used to be.
 //!
 //! The quiescence search is also the tuner's: Texel tuning fits the static
 //! evaluation at the end of its principal variation, so it must be exactly
@@ -20,6 +21,7 @@
 
 use crate::eval::{evaluate, EvalParams};
 use crate::limits::Clock;
+use crate::params::SearchParams;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 use movegen::{Color, Move, MoveList, Outcome, Position, Role, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -32,9 +34,6 @@ pub const MATE_BOUND: i32 = MATE - 1000;
 const INF: i32 = 32500;
 /// Deepest ply searched.
 pub const MAX_PLY: usize = 120;
-/// Quiescence plies of forced captures (suicide, losers) before the static
-/// evaluation is trusted.
-const MAX_FORCED_QPLY: u32 = 6;
 
 /// State shared by all search threads.
 pub struct Shared {
@@ -193,16 +192,11 @@ impl<V: Variant> QObserver<V> for NoObserver {
     fn best_child(&mut self, _ply: usize) {}
 }
 
-/// Late-move reduction in plies for `depth` and move number `n`.
-fn reduction(depth: i32, n: usize) -> i32 {
-    let r = 0.75 + (depth as f64).ln() * (n as f64).ln() / 2.25;
-    r as i32
-}
-
 /// One search thread.
 pub struct Worker<'a, V: Variant> {
     shared: &'a Shared,
     params: &'a EvalParams,
+    settings: &'a SearchParams,
     clock: &'a Clock,
     /// Thread index (0 = main).
     pub id: usize,
@@ -220,18 +214,21 @@ pub struct Worker<'a, V: Variant> {
 }
 
 impl<'a, V: Variant> Worker<'a, V> {
-    /// A thread searching with `params`, sharing `shared`; `history` holds the
-    /// keys of the positions before the root (for repetition draws).
+    /// A thread evaluating with `params` and searching with `settings`,
+    /// sharing `shared`; `history` holds the keys of the positions before the
+    /// root (for repetition draws).
     pub fn new(
         id: usize,
         shared: &'a Shared,
         params: &'a EvalParams,
+        settings: &'a SearchParams,
         clock: &'a Clock,
         history: &[u64],
     ) -> Self {
         Worker {
             shared,
             params,
+            settings,
             clock,
             id,
             nodes: 0,
@@ -362,7 +359,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
         let in_check = pos.is_check();
-        if in_check && ply < MAX_PLY / 2 {
+        let sp = self.settings;
+        if in_check && (ply as i32) < sp.check_extension_max_ply {
             depth = depth.max(1);
         }
         if depth <= 0 {
@@ -405,16 +403,23 @@ impl<'a, V: Variant> Worker<'a, V> {
 
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta with little depth left.
-            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
+            if depth <= sp.rfp_max_depth
+                && static_eval - sp.rfp_margin * depth >= beta
+                && beta.abs() < MATE_BOUND
+            {
                 return static_eval;
             }
             // Null move, where zugzwang is rare.
-            if !V::MUST_CAPTURE && depth >= 3 && static_eval >= beta && beta.abs() < MATE_BOUND {
+            if !V::MUST_CAPTURE
+                && depth >= sp.nmp_min_depth
+                && static_eval >= beta
+                && beta.abs() < MATE_BOUND
+            {
                 let b = pos.board();
                 let big = b.color(pos.turn()) & !b.role(Role::Pawn) & !b.role(Role::King);
                 if big.any() {
                     if let Some(null) = pos.play_null() {
-                        let r = 3 + depth / 4;
+                        let r = sp.nmp_base_reduction + depth / sp.nmp_depth_divisor;
                         self.keys.push(null.key());
                         let s =
                             -self.search(&null, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -445,8 +450,13 @@ impl<'a, V: Variant> Worker<'a, V> {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
                 let mut r = 0;
-                if depth >= 3 && i >= 3 && quiet && !in_check && !gives_check {
-                    r = reduction(depth, i) - pv_node as i32;
+                if depth >= sp.lmr_min_depth
+                    && i >= sp.lmr_min_move as usize
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
+                    r = sp.reduction(depth, i) - pv_node as i32;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
@@ -481,7 +491,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                                 k[0] = Some(m);
                             }
                             let h = &mut self.history[Self::history_index(us, m)];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            *h = (*h + depth * depth).min(sp.history_max);
                         }
                         break;
                     }
@@ -559,7 +569,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             moves = pos.legal_captures();
             // Capture chains branch at every ply when captures are forced; past a
             // few plies the static evaluation stands in for the rest of the chain.
-            if qply >= MAX_FORCED_QPLY && !moves.is_empty() {
+            if qply as i32 >= self.settings.max_forced_qply && !moves.is_empty() {
                 return self.q_eval(pos, ply, obs);
             }
             if moves.is_empty() {
@@ -643,29 +653,31 @@ impl<'a, V: Variant> Worker<'a, V> {
         let mut depth = 1u32;
         while depth <= max_depth.min(MAX_PLY as u32 - 10) {
             // Lazy SMP: helpers skip ahead on alternate depths so threads spread out.
-            let d = if self.id > 0 && depth > 2 {
+            let sp = self.settings;
+            let d = if self.id > 0 && depth as i32 > sp.smp_skip_min_depth {
                 depth + (self.id as u32 % 2)
             } else {
                 depth
             };
             self.seldepth = 0;
-            let mut window = 30;
-            let (mut alpha, mut beta) = if d >= 5 && (best_score.abs() < MATE_BOUND) {
-                (best_score - window, best_score + window)
-            } else {
-                (-INF, INF)
-            };
+            let mut window = sp.aspiration_window;
+            let (mut alpha, mut beta) =
+                if d as i32 >= sp.aspiration_min_depth && (best_score.abs() < MATE_BOUND) {
+                    (best_score - window, best_score + window)
+                } else {
+                    (-INF, INF)
+                };
             let score = loop {
                 let s = self.search(root, alpha, beta, d as i32, 0, true);
                 if self.stopped {
                     break s;
                 }
                 if s <= alpha {
-                    alpha = (alpha - window).max(-INF);
-                    window *= 2;
+                    alpha = alpha.saturating_sub(window).max(-INF);
+                    window = window.saturating_mul(sp.aspiration_growth);
                 } else if s >= beta {
-                    beta = (beta + window).min(INF);
-                    window *= 2;
+                    beta = beta.saturating_add(window).min(INF);
+                    window = window.saturating_mul(sp.aspiration_growth);
                 } else {
                     break s;
                 }

@@ -11,7 +11,7 @@
 //! Every position gets a fresh transposition table, so positions do not
 //! influence each other and a one-thread run is deterministic.
 
-use crate::{search, EvalParams, Limits, Shared};
+use crate::{search, EvalParams, Limits, SearchParams, Shared};
 use movegen::{dispatch, FenError, Move, Position, Variant, VariantKind};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -152,6 +152,7 @@ fn run_variant<V: Variant>(
     on_position: &mut dyn FnMut(&PositionBench),
 ) -> Result<GameBench, BenchError> {
     let params = EvalParams::default_for(V::KIND);
+    let settings = SearchParams::default();
     let fens = positions(V::KIND);
     let mut total = GameBench {
         kind: V::KIND,
@@ -172,6 +173,7 @@ fn run_variant<V: Variant>(
             &[],
             &Limits::depth(depth),
             &params,
+            &settings,
             &shared,
             threads,
             &mut |_| {},

@@ -2,8 +2,9 @@
 //!
 //! varia's engine for all six games: a linear evaluation whose weights live
 //! in [`EvalParams`] (TOML files, tunable), alpha-beta search generic over
-//! the variant, a lock-free transposition table shared by all threads, Lazy
-//! SMP, and time management. Protocol front ends (UCI, CECP) are in
+//! the variant whose constants live in [`SearchParams`] (TOML files too), a
+//! lock-free transposition table shared by all threads, Lazy SMP, and time
+//! management. Protocol front ends (UCI, CECP) are in
 //! [`protocol`].
 
 #![warn(missing_docs)]
@@ -13,6 +14,7 @@ pub mod bench;
 pub mod eval;
 pub mod input;
 pub mod limits;
+pub mod params;
 pub mod protocol;
 pub mod score;
 pub mod settings;
@@ -21,6 +23,7 @@ pub mod tt;
 pub use alphabeta::{Info, Shared, Worker, MATE, MATE_BOUND};
 pub use eval::{evaluate, EvalParams};
 pub use limits::{Clock, Limits};
+pub use params::{SearchParams, SearchParamsError};
 
 use movegen::{Move, Position, Variant};
 use std::sync::atomic::Ordering::Relaxed;
@@ -43,29 +46,34 @@ pub struct SearchResult {
 /// Searches `root` with `threads` threads (Lazy SMP: all search the same tree
 /// and share the table; the main thread decides when to stop and its result
 /// is returned). `history` holds the keys of the positions before the root,
-/// oldest first, for repetition draws. `report` sees each main-thread
+/// oldest first, for repetition draws. `params` are the evaluation weights,
+/// `settings` the search's own constants. `report` sees each main-thread
 /// iteration.
+#[allow(clippy::too_many_arguments)] // each is an independent input of a search
 pub fn search<V: Variant>(
     root: &Position<V>,
     history: &[u64],
     limits: &Limits,
     params: &EvalParams,
+    settings: &SearchParams,
     shared: &Shared,
     threads: usize,
     report: &mut (dyn FnMut(&Info) + Send),
 ) -> SearchResult {
-    let clock = Clock::start(limits, root.turn(), threads.max(1));
-    search_on_clock(root, history, &clock, params, shared, report)
+    let clock = Clock::start(limits, root.turn(), threads.max(1), settings);
+    search_on_clock(root, history, &clock, params, settings, shared, report)
 }
 
 /// [`search`] on a clock made by the caller (and its threads), which may
 /// watch or change it while the search runs: a pondering clock
 /// ([`Clock::pondering`]) gets its time budget at [`Clock::ponderhit`].
+#[allow(clippy::too_many_arguments)] // each is an independent input of a search
 pub fn search_on_clock<V: Variant>(
     root: &Position<V>,
     history: &[u64],
     clock: &Clock,
     params: &EvalParams,
+    settings: &SearchParams,
     shared: &Shared,
     report: &mut (dyn FnMut(&Info) + Send),
 ) -> SearchResult {
@@ -77,11 +85,11 @@ pub fn search_on_clock<V: Variant>(
     std::thread::scope(|s| {
         for id in 1..threads {
             s.spawn(move || {
-                let mut w = Worker::<V>::new(id, shared, params, clock, history);
+                let mut w = Worker::<V>::new(id, shared, params, settings, clock, history);
                 w.iterate(root, max_depth, &mut |_| {});
             });
         }
-        let mut main = Worker::<V>::new(0, shared, params, clock, history);
+        let mut main = Worker::<V>::new(0, shared, params, settings, clock, history);
         let (best, score, depth, pv) = main.iterate(root, max_depth, report);
         shared.stop.store(true, Relaxed);
         SearchResult {

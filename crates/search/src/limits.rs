@@ -6,6 +6,7 @@
 //! the middle of one), with a safety margin for the protocol round trip
 //! ([`Limits::move_overhead`], the protocols' `Move Overhead` option).
 
+use crate::params::SearchParams;
 use movegen::Color;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -103,6 +104,8 @@ pub struct Clock {
     pub node_limit: Option<u64>,
     /// Number of threads (node limits count all of them).
     pub threads: usize,
+    /// The search settings whose time-management factors make the budget.
+    params: SearchParams,
 }
 
 /// A time budget: soft and hard limits counted from `from`.
@@ -114,8 +117,9 @@ struct Budget {
 }
 
 impl Budget {
-    /// The budget `limits` give `us`, counted from now.
-    fn new(limits: &Limits, us: Color) -> Budget {
+    /// The budget `limits` give `us` with the factors of `params`, counted
+    /// from now.
+    fn new(limits: &Limits, us: Color, params: &SearchParams) -> Budget {
         let (mut soft, mut hard) = (None, None);
         if !limits.infinite {
             if let Some(t) = limits.movetime {
@@ -131,11 +135,17 @@ impl Budget {
                 };
                 if let Some(time) = time {
                     let left = time.saturating_sub(limits.move_overhead);
-                    let mtg = limits.movestogo.unwrap_or(30).clamp(1, 50);
-                    let base = left / mtg + inc * 3 / 4;
-                    let cap = left * 2 / 5;
-                    soft = Some((base * 6 / 10).min(cap).max(Duration::from_millis(1)));
-                    hard = Some((base * 3).min(cap).max(Duration::from_millis(1)));
+                    let permille = |d: Duration, p: i32| d.saturating_mul(p as u32) / 1000;
+                    let mtg = limits
+                        .movestogo
+                        .unwrap_or(params.moves_to_go_default as u32)
+                        .clamp(1, params.moves_to_go_max as u32);
+                    let base = left / mtg + permille(inc, params.increment_permille);
+                    let cap = permille(left, params.cap_permille);
+                    let soft_t = permille(base, params.soft_permille);
+                    let hard_t = permille(base, params.hard_permille);
+                    soft = Some(soft_t.min(cap).max(Duration::from_millis(1)));
+                    hard = Some(hard_t.min(cap).max(Duration::from_millis(1)));
                 }
             }
         }
@@ -148,16 +158,17 @@ impl Budget {
 }
 
 impl Clock {
-    /// Starts the clock for `limits` with `us` to move.
-    pub fn start(limits: &Limits, us: Color, threads: usize) -> Clock {
-        let clock = Clock::pondering(limits, us, threads);
+    /// Starts the clock for `limits` with `us` to move, budgeting time with
+    /// the factors of `params`.
+    pub fn start(limits: &Limits, us: Color, threads: usize, params: &SearchParams) -> Clock {
+        let clock = Clock::pondering(limits, us, threads, params);
         clock.ponderhit(limits);
         clock
     }
 
     /// Starts the clock of a pondering search: the depth and node limits of
     /// `limits` hold, the time budget waits for [`Clock::ponderhit`].
-    pub fn pondering(limits: &Limits, us: Color, threads: usize) -> Clock {
+    pub fn pondering(limits: &Limits, us: Color, threads: usize, params: &SearchParams) -> Clock {
         Clock {
             start: Instant::now(),
             us,
@@ -165,13 +176,14 @@ impl Clock {
             depth_limit: limits.depth,
             node_limit: limits.nodes,
             threads,
+            params: params.clone(),
         }
     }
 
     /// The ponder move was played: the time budget of `limits` starts now.
     /// Only the first call counts.
     pub fn ponderhit(&self, limits: &Limits) {
-        let _ = self.budget.set(Budget::new(limits, self.us));
+        let _ = self.budget.set(Budget::new(limits, self.us, &self.params));
     }
 
     /// `true` while the search ponders (no [`Clock::ponderhit`] yet).
@@ -227,23 +239,28 @@ mod tests {
             winc: Duration::from_millis(20),
             ..Limits::default()
         };
-        let c = Clock::start(&l, Color::White, 1);
+        let c = Clock::start(&l, Color::White, 1, &SearchParams::default());
         assert!(c.hard().unwrap() <= Duration::from_millis(800));
         assert!(c.soft().unwrap() < c.hard().unwrap());
-        let c = Clock::start(&Limits::depth(5), Color::Black, 1);
+        let c = Clock::start(&Limits::depth(5), Color::Black, 1, &SearchParams::default());
         assert!(!c.has_time_limit());
         let tiny = Limits {
             btime: Some(Duration::from_millis(5)),
             ..Limits::default()
         };
-        assert!(Clock::start(&tiny, Color::Black, 1).hard().unwrap() >= Duration::from_millis(1));
+        assert!(
+            Clock::start(&tiny, Color::Black, 1, &SearchParams::default())
+                .hard()
+                .unwrap()
+                >= Duration::from_millis(1)
+        );
     }
 
     #[test]
     fn move_overhead_comes_off_every_budget() {
         let movetime = Limits::movetime(Duration::from_millis(1000));
         assert_eq!(movetime.move_overhead, DEFAULT_MOVE_OVERHEAD);
-        let c = Clock::start(&movetime, Color::White, 1);
+        let c = Clock::start(&movetime, Color::White, 1, &SearchParams::default());
         assert_eq!(c.hard(), Some(Duration::from_millis(985)));
         let c = Clock::start(
             &Limits {
@@ -252,6 +269,7 @@ mod tests {
             },
             Color::White,
             1,
+            &SearchParams::default(),
         );
         assert_eq!(c.hard(), Some(Duration::from_millis(700)));
         let clock = |overhead: u64| {
@@ -260,7 +278,9 @@ mod tests {
                 move_overhead: Duration::from_millis(overhead),
                 ..Limits::default()
             };
-            Clock::start(&l, Color::Black, 1).hard().unwrap()
+            Clock::start(&l, Color::Black, 1, &SearchParams::default())
+                .hard()
+                .unwrap()
         };
         // 2/5 of what is left after the overhead.
         assert_eq!(clock(0), Duration::from_millis(300));
@@ -275,7 +295,7 @@ mod tests {
             movetime: Some(Duration::from_millis(50)),
             ..Limits::default()
         };
-        let c = Clock::pondering(&l, Color::White, 1);
+        let c = Clock::pondering(&l, Color::White, 1, &SearchParams::default());
         assert!(c.is_pondering() && !c.has_time_limit());
         std::thread::sleep(Duration::from_millis(60));
         assert!(!c.past_soft_limit() && !c.past_hard_limit());

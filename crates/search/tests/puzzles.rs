@@ -7,7 +7,7 @@
 
 use movegen::{variants::*, Game, Position, Variant};
 use search::alphabeta::mate_in;
-use search::{search, EvalParams, Limits, SearchResult, Shared};
+use search::{search, EvalParams, Limits, SearchParams, SearchResult, Shared};
 
 fn solve<V: Variant>(fen: &str, depth: u32, threads: usize) -> (Position<V>, SearchResult) {
     let pos = Position::<V>::from_fen(fen).expect("puzzle FEN is valid");
@@ -18,6 +18,7 @@ fn solve<V: Variant>(fen: &str, depth: u32, threads: usize) -> (Position<V>, Sea
         &[],
         &Limits::depth(depth),
         &params,
+        &SearchParams::default(),
         &shared,
         threads,
         &mut |_| {},
@@ -109,6 +110,7 @@ fn fixed_node_searches_are_deterministic_with_one_thread() {
                 &[],
                 &Limits::nodes(30_000),
                 &params,
+                &SearchParams::default(),
                 &shared,
                 1,
                 &mut |_| {},

@@ -12,7 +12,7 @@
 
 use movegen::{Color, Move, Outcome, Position, Variant};
 use search::alphabeta::{QLeaf, QObserver, MAX_PLY};
-use search::{Clock, EvalParams, Limits, Shared, Worker};
+use search::{Clock, EvalParams, Limits, SearchParams, Shared, Worker};
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Nodes after which a resolution is given up (a guard against pathological
@@ -74,7 +74,12 @@ impl<'a> Resolver<'a> {
         Resolver {
             params,
             shared: Shared::new(1),
-            clock: Clock::start(&Limits::nodes(NODE_BUDGET), Color::White, 1),
+            clock: Clock::start(
+                &Limits::nodes(NODE_BUDGET),
+                Color::White,
+                1,
+                &SearchParams::default(),
+            ),
         }
     }
 
@@ -82,7 +87,9 @@ impl<'a> Resolver<'a> {
     /// take more than a node budget far beyond any real position's.
     pub fn resolve<V: Variant>(&self, pos: &Position<V>) -> Option<Resolved<V>> {
         self.shared.stop.store(false, Relaxed);
-        let mut worker = Worker::<V>::new(0, &self.shared, self.params, &self.clock, &[]);
+        let settings = SearchParams::default();
+        let mut worker =
+            Worker::<V>::new(0, &self.shared, self.params, &settings, &self.clock, &[]);
         let mut pv = PvLeaf {
             best: vec![None; MAX_PLY + 2],
         };

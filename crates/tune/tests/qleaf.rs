@@ -7,7 +7,7 @@ use common::random_step;
 use movegen::{dispatch, Position, Variant, VariantKind};
 use search::alphabeta::NoObserver;
 use search::eval::features;
-use search::{Clock, EvalParams, Limits, Shared, Worker};
+use search::{Clock, EvalParams, Limits, SearchParams, Shared, Worker};
 use tune::qleaf::{Leaf, Resolver};
 use tune::rng::stream;
 
@@ -28,8 +28,9 @@ fn check<V: Variant>() {
             if pos.outcome().is_some() {
                 break;
             }
-            let clock = Clock::start(&limits, pos.turn(), 1);
-            let mut w = Worker::<V>::new(0, &shared, &params, &clock, &[pos.key()]);
+            let settings = SearchParams::default();
+            let clock = Clock::start(&limits, pos.turn(), 1, &settings);
+            let mut w = Worker::<V>::new(0, &shared, &params, &settings, &clock, &[pos.key()]);
             let engine = w.quiesce(&pos, &mut NoObserver).expect("no limit");
             let r = resolver.resolve(&pos).expect("within the node budget");
             assert_eq!(r.score, engine, "{} {}", V::KIND, pos.fen());

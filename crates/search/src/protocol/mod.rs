@@ -26,7 +26,7 @@ mod session;
 pub mod uci;
 pub mod xboard;
 
-use crate::{search_on_clock, Clock, EvalParams, Info, Limits, SearchResult, Shared};
+use crate::{search_on_clock, Clock, EvalParams, Info, Limits, SearchParams, SearchResult, Shared};
 use movegen::{with_game, FenError, Move, MoveError, Position, Variant, VariantGame, VariantKind};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -144,6 +144,8 @@ pub struct SearchJob {
     pub limits: Limits,
     /// Evaluation weights.
     pub params: Arc<EvalParams>,
+    /// The search's own constants.
+    pub settings: Arc<SearchParams>,
     /// Table and the engine's stop flag.
     pub shared: Arc<Shared>,
     /// Search threads.
@@ -230,9 +232,9 @@ impl Running {
 pub fn spawn_search(game: &VariantGame, job: SearchJob) -> Running {
     let threads = job.threads.max(1);
     let clock = Arc::new(if job.ponder {
-        Clock::pondering(&job.limits, game.turn(), threads)
+        Clock::pondering(&job.limits, game.turn(), threads, &job.settings)
     } else {
-        Clock::start(&job.limits, game.turn(), threads)
+        Clock::start(&job.limits, game.turn(), threads, &job.settings)
     });
     let running = Running {
         id: job.id,
@@ -280,6 +282,7 @@ fn spawn_search_of<V: Variant>(
     let SearchJob {
         id,
         params,
+        settings,
         shared,
         stop,
         hold,
@@ -296,7 +299,15 @@ fn spawn_search_of<V: Variant>(
             }
             on_info(info);
         };
-        let result = search_on_clock::<V>(&root, &history, &clock, &params, &shared, &mut report);
+        let result = search_on_clock::<V>(
+            &root,
+            &history,
+            &clock,
+            &params,
+            &settings,
+            &shared,
+            &mut report,
+        );
         // Let go of the table before reporting, so that the protocol owns
         // it alone once it has the report (and can free it first when it
         // replaces it).

@@ -18,7 +18,7 @@
 
 use super::{spawn_reader, spawn_search, Event, Output, Running, SearchJob, DEFAULT_HASH_MB};
 use crate::limits::DEFAULT_MOVE_OVERHEAD;
-use crate::{EvalParams, Info, Limits, SearchResult, Shared};
+use crate::{EvalParams, Info, Limits, SearchParams, SearchResult, Shared};
 use movegen::{VariantGame, VariantKind};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -44,6 +44,8 @@ pub(super) struct Engine {
     pub move_overhead: Duration,
     /// Evaluation weights for `kind`.
     pub params: Arc<EvalParams>,
+    /// The search's constants (UCI `SearchFile`).
+    pub settings: Arc<SearchParams>,
     /// The table and the stop flag.
     pub shared: Arc<Shared>,
     /// The search in progress.
@@ -66,6 +68,7 @@ impl Engine {
             threads: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             params: Arc::new(EvalParams::default_for(kind)),
+            settings: Arc::new(SearchParams::default()),
             shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
             running: None,
             next_id: 1,
@@ -113,6 +116,7 @@ impl Engine {
                 ..request.limits
             },
             params: self.params.clone(),
+            settings: self.settings.clone(),
             shared: self.shared.clone(),
             threads: self.threads,
             stop: request.stop,

@@ -21,7 +21,8 @@
 //! atomic losers knightmate`), `Hash` (MB), `Threads`, `Move Overhead` (ms
 //! kept back from every clock budget for the GUI round trip, 0 to 5000,
 //! default 15), `EvalFile` (an [`EvalParams`] TOML for the current variant;
-//! empty for the built-in weights).
+//! empty for the built-in weights), `SearchFile` (a
+//! [`SearchParams`](crate::SearchParams) TOML; empty for the defaults).
 //!
 //! FENs are varia's dialect: threecheck takes the `W+B` remaining-checks
 //! field before the clocks, or Lichess's trailing `+W+B` checks-given field;
@@ -239,6 +240,7 @@ impl Uci {
             MAX_MOVE_OVERHEAD.as_millis()
         ));
         out.line("option name EvalFile type string default <empty>");
+        out.line("option name SearchFile type string default <empty>");
         out.line("uciok");
     }
 
@@ -367,6 +369,16 @@ impl Uci {
                     value.to_string()
                 };
                 self.load_eval();
+            }
+            "searchfile" => {
+                let path = (!value.is_empty() && value != "<empty>").then(|| Path::new(value));
+                match crate::SearchParams::load_or_default(path) {
+                    Ok(p) => self.engine.settings = Arc::new(p),
+                    Err(e) => {
+                        self.error(&format!("SearchFile not loaded, using the defaults: {e}"));
+                        self.engine.settings = Arc::new(crate::SearchParams::default());
+                    }
+                }
             }
             "" => self.error("setoption: missing option name"),
             _ => self.error(&format!("unknown option \"{name}\"")),

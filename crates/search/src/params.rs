@@ -1,0 +1,454 @@
+//! Search settings: every constant that shapes the search's tree or its use
+//! of the clock lives in one [`SearchParams`] value, so variants of the search
+//! can be A/B-tested in one binary (`search=FILE` in `varia match`, the UCI
+//! option `SearchFile`, `--search FILE`) and tuned by SPSA without
+//! recompiling.
+//!
+//! The fields are declared once, in the `search_params!` table below, with
+//! their default, their valid range and their doc; from that table come the
+//! struct, [`Default`], the enumerable [`SearchParams::fields`] list (what a
+//! tuner walks), [`SearchParams::set`] by name, and TOML load and save with
+//! the same error style as [`EvalParams`](crate::EvalParams) (an unknown key
+//! is named and the known ones listed; a value outside its range says so).
+//! A TOML file sets any subset of the fields; the rest keep their defaults.
+//!
+//! Integer fields stay integers, read by the search exactly as the literals
+//! they replace were, so the default settings search the very same tree
+//! (the bench signature proves it). The two late-move-reduction coefficients
+//! are `f64`, as in the formula they come from.
+//!
+//! Left out on purpose, as compile-time constants: sizes and score scales
+//! that arrays and the transposition table depend on (`MAX_PLY`, `MATE`,
+//! `MATE_BOUND`, `INF`, the table layout), move-ordering tiers (they are
+//! ranks, not tunable margins), and the move overhead, which is a protocol
+//! setting of its own (`limits::MOVE_OVERHEAD`).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One field of [`SearchParams`] as a tuner sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamField {
+    /// Name in TOML files (the struct field's name).
+    pub name: &'static str,
+    /// Current value.
+    pub value: f64,
+    /// Smallest valid value.
+    pub min: f64,
+    /// Largest valid value.
+    pub max: f64,
+    /// `true` if only whole numbers are valid.
+    pub integer: bool,
+}
+
+/// Why a value could not be set.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FieldError {
+    /// No field has this name.
+    #[error("unknown search parameter \"{key}\" (known: {known})")]
+    UnknownKey {
+        /// The name given.
+        key: String,
+        /// Every valid name, comma-separated.
+        known: String,
+    },
+    /// The value is outside the field's range.
+    #[error("search parameter \"{key}\" = {value} is out of range {min}..={max}")]
+    OutOfRange {
+        /// Field.
+        key: String,
+        /// Value given.
+        value: f64,
+        /// Smallest valid value.
+        min: f64,
+        /// Largest valid value.
+        max: f64,
+    },
+    /// A fractional value, or a non-number, for a field that needs another type.
+    #[error("search parameter \"{key}\" must be {expected}, found {found}")]
+    WrongType {
+        /// Field.
+        key: String,
+        /// What the field takes ("an integer", "a number").
+        expected: &'static str,
+        /// What was given.
+        found: String,
+    },
+}
+
+/// Errors loading or saving a search settings file.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchParamsError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// File.
+        path: String,
+        /// Cause.
+        source: std::io::Error,
+    },
+    /// Not valid TOML.
+    #[error("{path}: invalid TOML: {message}")]
+    Toml {
+        /// File.
+        path: String,
+        /// Parser message (its first line).
+        message: String,
+    },
+    /// A key or value the settings do not accept.
+    #[error("{path}: {source}")]
+    Field {
+        /// File.
+        path: String,
+        /// What is wrong.
+        source: FieldError,
+    },
+}
+
+/// A field type of [`SearchParams`]: converts to and from the `f64` a tuner
+/// and a TOML number share.
+trait ParamValue: Copy {
+    /// Only whole numbers are valid.
+    const INTEGER: bool;
+    fn to_f64(self) -> f64;
+    fn from_f64(v: f64) -> Self;
+    /// TOML text of the value (round-trips exactly).
+    fn to_toml(self) -> String;
+}
+
+impl ParamValue for i32 {
+    const INTEGER: bool = true;
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn from_f64(v: f64) -> i32 {
+        v as i32
+    }
+    fn to_toml(self) -> String {
+        self.to_string()
+    }
+}
+
+impl ParamValue for f64 {
+    const INTEGER: bool = false;
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn from_f64(v: f64) -> f64 {
+        v
+    }
+    fn to_toml(self) -> String {
+        // `{:?}` is the shortest text that parses back to the same f64 and
+        // always has a decimal point, so TOML reads it as a float.
+        format!("{self:?}")
+    }
+}
+
+macro_rules! search_params {
+    ($( $(#[doc = $doc:literal])+ $name:ident : $ty:ty = $default:expr, $min:literal ..= $max:literal; )+) => {
+        /// Every search constant worth changing, with today's engine as the
+        /// default. See the module doc for what is left out.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct SearchParams {
+            $( $(#[doc = $doc])+ pub $name: $ty, )+
+        }
+
+        impl Default for SearchParams {
+            fn default() -> SearchParams {
+                SearchParams { $( $name: $default, )+ }
+            }
+        }
+
+        /// Names of the fields, in declaration order.
+        pub const FIELD_NAMES: &[&str] = &[$(stringify!($name)),+];
+
+        /// Doc of each field, one line per doc line, in declaration order
+        /// (the comments of a saved file).
+        const FIELD_DOCS: &[&str] = &[$( concat!($($doc, "\n"),+) ),+];
+
+        impl SearchParams {
+            /// Every field with its value and range, in declaration order.
+            pub fn fields(&self) -> Vec<ParamField> {
+                vec![$(ParamField {
+                    name: stringify!($name),
+                    value: ParamValue::to_f64(self.$name),
+                    min: $min as f64,
+                    max: $max as f64,
+                    integer: <$ty as ParamValue>::INTEGER,
+                }),+]
+            }
+
+            /// Sets the field `name` to `value`, which must be in its range
+            /// (and whole for an integer field).
+            pub fn set(&mut self, name: &str, value: f64) -> Result<(), FieldError> {
+                match name {
+                    $(stringify!($name) => {
+                        check(name, value, $min as f64, $max as f64, <$ty as ParamValue>::INTEGER)?;
+                        self.$name = <$ty as ParamValue>::from_f64(value);
+                        Ok(())
+                    })+
+                    _ => Err(unknown(name)),
+                }
+            }
+
+            /// The values as TOML text, one `name = value` per field.
+            fn values_toml(&self) -> Vec<String> {
+                vec![$(ParamValue::to_toml(self.$name)),+]
+            }
+        }
+    };
+}
+
+search_params! {
+    /// Late-move reduction: constant term of `base + ln(depth) * ln(move number) / divisor`.
+    lmr_base: f64 = 0.75, 0.0..=4.0;
+    /// Late-move reduction: divisor of the `ln(depth) * ln(move number)` term.
+    lmr_divisor: f64 = 2.25, 0.5..=10.0;
+    /// Late-move reduction: least remaining depth at which moves are reduced.
+    lmr_min_depth: i32 = 3, 2..=20;
+    /// Late-move reduction: index (from 0) of the first move that may be reduced.
+    lmr_min_move: i32 = 3, 1..=64;
+    /// Reverse futility pruning: greatest remaining depth where it applies.
+    rfp_max_depth: i32 = 6, 0..=20;
+    /// Reverse futility pruning: margin per ply of depth, in centipawns.
+    rfp_margin: i32 = 90, 0..=1000;
+    /// Null move pruning: least remaining depth where it is tried (121, deeper than any
+    /// search, turns it off).
+    nmp_min_depth: i32 = 3, 1..=121;
+    /// Null move pruning: base reduction in plies.
+    nmp_base_reduction: i32 = 3, 0..=10;
+    /// Null move pruning: one more ply of reduction per this many plies of depth.
+    nmp_depth_divisor: i32 = 4, 1..=20;
+    /// Check extension: a side in check gets at least one ply of full search
+    /// (never dropping straight into quiescence) while the ply is below this.
+    check_extension_max_ply: i32 = 60, 0..=120;
+    /// Quiescence: plies of forced captures (suicide, losers) before the
+    /// static evaluation stands in for the rest of the chain.
+    max_forced_qply: i32 = 6, 0..=64;
+    /// Aspiration windows: least iteration depth that searches a window
+    /// around the last score instead of the full range.
+    aspiration_min_depth: i32 = 5, 1..=100;
+    /// Aspiration windows: initial half-width in centipawns.
+    aspiration_window: i32 = 30, 1..=1000;
+    /// Aspiration windows: factor the half-width grows by after a fail.
+    aspiration_growth: i32 = 2, 2..=16;
+    /// History heuristic: cap of a move's history score (below the killer
+    /// moves' ordering score, 2^22 - 1, so history never outranks a killer).
+    history_max: i32 = 1 << 20, 1..=4194302;
+    /// Lazy SMP: helper threads skip ahead on alternate depths beyond this depth.
+    smp_skip_min_depth: i32 = 2, 0..=100;
+    /// Time management: moves to go assumed when the protocol gives none.
+    moves_to_go_default: i32 = 30, 1..=200;
+    /// Time management: most moves to go the budget is spread over.
+    moves_to_go_max: i32 = 50, 1..=200;
+    /// Time management: share of the increment added to the base budget, in permille.
+    increment_permille: i32 = 750, 0..=1000;
+    /// Time management: soft limit (no new iteration after it) as permille of the base budget.
+    soft_permille: i32 = 600, 1..=10000;
+    /// Time management: hard limit (stop mid-iteration) as permille of the base budget.
+    hard_permille: i32 = 3000, 1..=10000;
+    /// Time management: neither limit exceeds this permille of the time left.
+    cap_permille: i32 = 400, 1..=1000;
+}
+
+/// `value` is valid for a field of range `min..=max` (whole if `integer`).
+fn check(key: &str, value: f64, min: f64, max: f64, integer: bool) -> Result<(), FieldError> {
+    if integer && value.fract() != 0.0 {
+        return Err(FieldError::WrongType {
+            key: key.to_string(),
+            expected: "an integer",
+            found: value.to_string(),
+        });
+    }
+    if !(min..=max).contains(&value) {
+        return Err(FieldError::OutOfRange {
+            key: key.to_string(),
+            value,
+            min,
+            max,
+        });
+    }
+    Ok(())
+}
+
+fn unknown(key: &str) -> FieldError {
+    FieldError::UnknownKey {
+        key: key.to_string(),
+        known: FIELD_NAMES.join(", "),
+    }
+}
+
+impl SearchParams {
+    /// Parses TOML (`name = value` for any subset of the fields; the others
+    /// keep their defaults). `origin` names the source in errors.
+    pub fn from_toml(text: &str, origin: &str) -> Result<SearchParams, SearchParamsError> {
+        let field = |source: FieldError| SearchParamsError::Field {
+            path: origin.to_string(),
+            source,
+        };
+        let table: BTreeMap<String, toml::Value> =
+            toml::from_str(text).map_err(|e| SearchParamsError::Toml {
+                path: origin.to_string(),
+                message: e.to_string().lines().next().unwrap_or_default().to_string(),
+            })?;
+        let mut p = SearchParams::default();
+        let integer_field =
+            |key: &str| p.fields().iter().find(|f| f.name == key).map(|f| f.integer);
+        let mut values = Vec::with_capacity(table.len());
+        for (key, value) in table {
+            let integer = integer_field(&key).ok_or_else(|| field(unknown(&key)))?;
+            let v = match (&value, integer) {
+                (toml::Value::Integer(i), _) => *i as f64,
+                (toml::Value::Float(x), false) => *x,
+                _ => {
+                    return Err(field(FieldError::WrongType {
+                        expected: if integer { "an integer" } else { "a number" },
+                        found: value.to_string(),
+                        key,
+                    }))
+                }
+            };
+            values.push((key, v));
+        }
+        for (key, v) in values {
+            p.set(&key, v).map_err(field)?;
+        }
+        Ok(p)
+    }
+
+    /// Loads settings from a TOML file.
+    pub fn load(path: &Path) -> Result<SearchParams, SearchParamsError> {
+        let text = std::fs::read_to_string(path).map_err(|source| SearchParamsError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        SearchParams::from_toml(&text, &path.display().to_string())
+    }
+
+    /// Settings from the TOML file `path`, or the defaults when there is no
+    /// file (an engine option left empty, no `--search`).
+    pub fn load_or_default(path: Option<&Path>) -> Result<SearchParams, SearchParamsError> {
+        match path {
+            Some(path) => SearchParams::load(path),
+            None => Ok(SearchParams::default()),
+        }
+    }
+
+    /// Every field as TOML, each under a comment saying what it controls.
+    pub fn to_toml(&self) -> String {
+        let mut s = String::from("# varia search settings (see docs/engine.md)\n");
+        for ((name, doc), value) in FIELD_NAMES.iter().zip(FIELD_DOCS).zip(self.values_toml()) {
+            s.push('\n');
+            for line in doc.lines() {
+                s.push_str(&format!("# {}\n", line.trim()));
+            }
+            s.push_str(&format!("{name} = {value}\n"));
+        }
+        s
+    }
+
+    /// Writes the settings to a TOML file.
+    pub fn save(&self, path: &Path) -> Result<(), SearchParamsError> {
+        std::fs::write(path, self.to_toml()).map_err(|source| SearchParamsError::Io {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+
+    /// Late-move reduction in plies for `depth` and move number `n`.
+    #[inline]
+    pub fn reduction(&self, depth: i32, n: usize) -> i32 {
+        let r = self.lmr_base + (depth as f64).ln() * (n as f64).ln() / self.lmr_divisor;
+        r as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saved_defaults_load_back_equal() {
+        let p = SearchParams::default();
+        assert_eq!(SearchParams::from_toml(&p.to_toml(), "t").unwrap(), p);
+        let mut q = p.clone();
+        q.set("lmr_divisor", 1.875).unwrap();
+        q.set("nmp_min_depth", 21.0).unwrap();
+        let back = SearchParams::from_toml(&q.to_toml(), "t").unwrap();
+        assert_eq!(back, q);
+        assert_ne!(back, p);
+    }
+
+    #[test]
+    fn a_partial_file_keeps_the_other_defaults() {
+        let p = SearchParams::from_toml("rfp_margin = 120\nlmr_base = 1\n", "t").unwrap();
+        assert_eq!(p.rfp_margin, 120);
+        assert_eq!(p.lmr_base, 1.0);
+        assert_eq!(
+            SearchParams {
+                rfp_margin: 90,
+                lmr_base: 0.75,
+                ..p
+            },
+            SearchParams::default()
+        );
+    }
+
+    #[test]
+    fn bad_files_name_what_is_wrong() {
+        let err = |text: &str| {
+            SearchParams::from_toml(text, "f.toml")
+                .unwrap_err()
+                .to_string()
+        };
+        let e = err("rfp_margn = 3");
+        assert!(
+            e.starts_with("f.toml: unknown search parameter \"rfp_margn\""),
+            "{e}"
+        );
+        assert!(
+            e.contains("rfp_margin") && e.contains("cap_permille"),
+            "{e}"
+        );
+        let e = err("rfp_margin = -1");
+        assert!(
+            e.contains("\"rfp_margin\" = -1 is out of range 0..=1000"),
+            "{e}"
+        );
+        let e = err("rfp_margin = 1.5");
+        assert!(e.contains("\"rfp_margin\" must be an integer"), "{e}");
+        let e = err("lmr_base = \"x\"");
+        assert!(e.contains("\"lmr_base\" must be a number"), "{e}");
+        assert!(err("rfp_margin = ").contains("f.toml: invalid TOML"));
+        assert!(!err("lmr_divisor = 0.1").contains('\n'));
+    }
+
+    #[test]
+    fn fields_are_enumerable_and_settable_by_name() {
+        let mut p = SearchParams::default();
+        let fields = p.fields();
+        assert_eq!(fields.len(), FIELD_NAMES.len());
+        for f in &fields {
+            assert!(
+                f.min <= f.value && f.value <= f.max,
+                "{} default out of range",
+                f.name
+            );
+            p.set(f.name, f.max).unwrap();
+        }
+        assert!(p.fields().iter().all(|f| f.value == f.max));
+        assert!(matches!(
+            p.set("nope", 1.0),
+            Err(FieldError::UnknownKey { .. })
+        ));
+        assert_eq!(FIELD_DOCS.len(), FIELD_NAMES.len());
+    }
+
+    #[test]
+    fn the_reduction_formula_is_the_engines() {
+        let p = SearchParams::default();
+        assert_eq!(p.reduction(3, 3), 1);
+        assert_eq!(p.reduction(10, 20), 3);
+        assert_eq!(p.reduction(20, 40), 5);
+    }
+}
