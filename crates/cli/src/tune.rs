@@ -4,12 +4,13 @@
 //! the trace (CSV), the weights (TOML) and the plot (SVG).
 
 use ::tune::spsa::{MatchObjective, SpsaConfig, SpsaParam};
-use ::tune::texel::{Optimizer, TexelConfig, TexelEvent};
+use ::tune::texel::{Optimizer, TexelConfig, TexelEvent, TexelOutcome};
 use ::tune::trace::{Trace, TraceRow, TraceWriter};
 use anyhow::{anyhow, bail, Context as _};
+use arena::openings::Opening;
 use arena::record::{self, RunIdentity};
 use indicatif::ProgressBar;
-use movegen::{dispatch, VariantKind};
+use movegen::{dispatch, Position, Variant, VariantKind};
 use search::eval::MAX_WEIGHT;
 use search::EvalParams;
 use std::io::Write as _;
@@ -261,9 +262,30 @@ fn threads_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
         .map_err(|e| anyhow!("thread pool: {e}"))
 }
 
+/// Runs `varia tune texel`: check, read, fit, save, report.
 fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
-    let mut stdout = std::io::stdout();
     let started = Instant::now();
+    let (init, cfg) = texel_config(&a)?;
+    let names: Vec<String> = cfg
+        .tuned
+        .iter()
+        .map(|&i| EvalParams::weight_name(i))
+        .collect();
+    let plot = plot_path(&a.plot, &a.out);
+    let pool = threads_pool(a.threads)?;
+    let (r, trace) = pool.install(|| -> anyhow::Result<_> {
+        dispatch!(a.variant, V => {
+            let positions = texel_positions::<V>(&a)?;
+            texel_fit::<V>(&a, &positions, &init, &cfg, &names)
+        })
+    })?;
+    texel_save(&a, &r, &trace, &plot)?;
+    texel_report(&a, &init, &cfg, &r, &plot, started)
+}
+
+/// Checks the texel options and turns them into the tuner's configuration;
+/// returns it with the starting weights.
+fn texel_config(a: &TexelArgs) -> anyhow::Result<(EvalParams, TexelConfig)> {
     let tuned = ::tune::select_weights(&a.params)?;
     let init = init_params(a.variant, &a.init)?;
     let optimizer = match a.optimizer.as_str() {
@@ -289,70 +311,104 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
         Optimizer::Adam { .. } => 1000,
     });
     let cfg = TexelConfig {
-        tuned: tuned.clone(),
+        tuned,
         iterations,
         optimizer,
         k: a.k,
         resolve: !a.no_resolve,
         resolve_every: a.resolve_every,
     };
-    let names: Vec<String> = tuned.iter().map(|&i| EvalParams::weight_name(i)).collect();
-    let plot = plot_path(&a.plot, &a.out);
-    let pool = threads_pool(a.threads)?;
+    Ok((init, cfg))
+}
+
+/// Reads the position files (the first `--limit` positions of them),
+/// refusing an empty set.
+fn texel_positions<V: Variant>(a: &TexelArgs) -> anyhow::Result<Vec<(Position<V>, f32)>> {
+    let t = Instant::now();
+    let mut positions = Vec::new();
+    for p in &a.positions {
+        positions.extend(::tune::positions::read::<V>(p)?);
+    }
+    if let Some(l) = a.limit {
+        positions.truncate(l);
+    }
+    if positions.is_empty() {
+        let files: Vec<String> = a
+            .positions
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        bail!("no positions in {}", files.join(", "));
+    }
+    if !a.quiet {
+        eprintln!(
+            "texel: read {} positions in {:.1}s",
+            positions.len(),
+            t.elapsed().as_secs_f64()
+        );
+    }
+    Ok(positions)
+}
+
+/// Fits the weights, writing each iteration to the trace CSV as it comes
+/// and telling the resolve and K steps on stderr; returns the outcome and
+/// the trace. A failed trace write ends the run once the fit returns.
+fn texel_fit<V: Variant>(
+    a: &TexelArgs,
+    positions: &[(Position<V>, f32)],
+    init: &EvalParams,
+    cfg: &TexelConfig,
+    names: &[String],
+) -> anyhow::Result<(TexelOutcome, Trace)> {
     let quiet = a.quiet;
-    let out = a.out.clone();
-    let outcome = pool.install(|| -> anyhow::Result<_> {
-        dispatch!(a.variant, V => {
-            let t = Instant::now();
-            let mut positions = Vec::new();
-            for p in &a.positions {
-                positions.extend(::tune::positions::read::<V>(p)?);
-            }
-            if let Some(l) = a.limit {
-                positions.truncate(l);
-            }
-            if positions.is_empty() {
-                bail!("no positions in {}", a.positions.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
-            }
+    let identity = RunIdentity::new()
+        .with("method", "texel")
+        .with("variant", a.variant.name())
+        .with("params", &a.params)
+        .with("init", weights_identity(init));
+    let mut writer = TraceWriter::create(&a.out, "loss", names, &identity)?;
+    let mut trace = Trace {
+        metric: "loss".into(),
+        names: names.to_vec(),
+        rows: Vec::new(),
+    };
+    let pb = bar(quiet, cfg.iterations as u64, "texel", "iterations");
+    let mut failure: Option<anyhow::Error> = None;
+    let r = ::tune::texel::tune::<V>(positions, init, cfg, &mut |ev| match ev {
+        TexelEvent::Resolved {
+            kept,
+            dropped,
+            seconds,
+        } => {
             if !quiet {
-                eprintln!("texel: read {} positions in {:.1}s", positions.len(), t.elapsed().as_secs_f64());
+                pb.suspend(|| eprintln!("texel: {kept} positions resolved to quiescence leaves ({dropped} dropped: the game ends within the search, or the search is beyond its node budget) in {seconds:.1}s"));
             }
-            let identity = RunIdentity::new()
-                .with("method", "texel")
-                .with("variant", a.variant.name())
-                .with("params", &a.params)
-                .with("init", weights_identity(&init));
-            let mut writer = TraceWriter::create(&out, "loss", &names, &identity)?;
-            let mut trace = Trace { metric: "loss".into(), names: names.clone(), rows: Vec::new() };
-            let pb = bar(quiet, iterations as u64, "texel", "iterations");
-            let mut failure: Option<anyhow::Error> = None;
-            let r = ::tune::texel::tune::<V>(&positions, &init, &cfg, &mut |ev| match ev {
-                TexelEvent::Resolved { kept, dropped, seconds } => if !quiet {
-                    pb.suspend(|| eprintln!("texel: {kept} positions resolved to quiescence leaves ({dropped} dropped: the game ends within the search, or the search is beyond its node budget) in {seconds:.1}s"));
-                }
-                TexelEvent::K { k, loss } => {
-                    if !quiet {
-                        pb.suspend(|| eprintln!("texel: K = {k:.4}, loss {loss:.6}"));
-                    }
-                    pb.reset_eta();
-                }
-                TexelEvent::Iteration(row) => {
-                    if let Err(e) = writer.write(row) {
-                        failure.get_or_insert(e.into());
-                    }
-                    trace.rows.push(row.clone());
-                    pb.set_position(row.iteration as u64);
-                    pb.set_message(format!("texel, loss {:.6}", row.metric));
-                }
-            })?;
-            pb.finish_and_clear();
-            if let Some(e) = failure {
-                return Err(e);
+        }
+        TexelEvent::K { k, loss } => {
+            if !quiet {
+                pb.suspend(|| eprintln!("texel: K = {k:.4}, loss {loss:.6}"));
             }
-            Ok((r, trace))
-        })
+            pb.reset_eta();
+        }
+        TexelEvent::Iteration(row) => {
+            if let Err(e) = writer.write(row) {
+                failure.get_or_insert(e.into());
+            }
+            trace.rows.push(row.clone());
+            pb.set_position(row.iteration as u64);
+            pb.set_message(format!("texel, loss {:.6}", row.metric));
+        }
     })?;
-    let (r, trace) = outcome;
+    pb.finish_and_clear();
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    Ok((r, trace))
+}
+
+/// Writes the fitted weights (with a comment saying how they were made)
+/// and the plot.
+fn texel_save(a: &TexelArgs, r: &TexelOutcome, trace: &Trace, plot: &Path) -> anyhow::Result<()> {
     let comment = format!(
         "# Texel-tuned {} weights ({}) from {} positions: K = {:.4}, loss {:.6} -> {:.6}\n",
         a.variant.name(),
@@ -364,10 +420,25 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
     );
     save_with_comment(&r.params, &a.weights, &comment)?;
     ::tune::plot::write(
-        &trace,
+        trace,
         &format!("Texel tuning, {} ({})", a.variant.name(), a.params),
-        &plot,
+        plot,
     )?;
+    Ok(())
+}
+
+/// Prints the summary of a texel run: the losses, each fitted weight's
+/// change (the first 40), and the files written.
+fn texel_report(
+    a: &TexelArgs,
+    init: &EvalParams,
+    cfg: &TexelConfig,
+    r: &TexelOutcome,
+    plot: &Path,
+    started: Instant,
+) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout();
+    let tuned = &cfg.tuned;
     writeln!(stdout,
         "texel: {} positions, K = {:.4}, loss {:.6} -> {:.6} (rounded {:.6}), {} iterations in {:.1}s",
         r.positions,
@@ -375,7 +446,7 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
         r.initial_loss,
         r.final_loss,
         r.rounded_loss,
-        iterations,
+        cfg.iterations,
         started.elapsed().as_secs_f64()
     )?;
     let shown = tuned.len().min(40);
@@ -401,51 +472,22 @@ fn texel(a: TexelArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The trace of an SPSA run opened for appending: the writer, the rows so
+/// far (row 0, the starting weights, for a new run) and the last of them.
+struct SpsaTrace {
+    writer: TraceWriter,
+    trace: Trace,
+    last: TraceRow,
+}
+
+/// Runs `varia tune spsa`: check, open the trace (new or resumed), iterate, report.
 fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
-    let mut stdout = std::io::stdout();
     let started = Instant::now();
-    if a.iterations == 0 {
-        bail!("--iterations must be at least 1");
-    }
-    let unit = f64::MIN_POSITIVE..=1.0;
-    let above_0 = "a number above 0, at most 1";
-    check_float("--r-end", a.r_end, unit.clone(), above_0)?;
-    check_float("--alpha", a.alpha, unit.clone(), above_0)?;
-    check_float("--gamma", a.gamma, unit, above_0)?;
-    check_float("--a-ratio", a.a_ratio, 0.0..=1.0, "a number from 0 to 1")?;
+    check_spsa_args(&a)?;
     let tuned = ::tune::select_weights(&a.params)?;
     let init = init_params(a.variant, &a.init)?;
     let names: Vec<String> = tuned.iter().map(|&i| EvalParams::weight_name(i)).collect();
-    let c_end = |v: f64| -> anyhow::Result<f64> {
-        let s = a.c_end.trim();
-        let c = if let Some(p) = s.strip_suffix('%') {
-            let p: f64 = p
-                .trim()
-                .parse()
-                .map_err(|_| anyhow!("bad --c-end \"{s}\""))?;
-            (p / 100.0 * v.abs()).max(5.0)
-        } else {
-            s.parse().map_err(|_| anyhow!("bad --c-end \"{s}\""))?
-        };
-        if !(c.is_finite() && c > 0.0) {
-            bail!("--c-end must be positive");
-        }
-        Ok(c)
-    };
-    let params: Vec<SpsaParam> = tuned
-        .iter()
-        .zip(&names)
-        .map(|(&i, n)| {
-            Ok(SpsaParam {
-                name: n.clone(),
-                c_end: c_end(init.weights[i] as f64)?,
-                r_end: a.r_end,
-                // Weights a file can hold (EvalParams::load bounds them).
-                min: -f64::from(MAX_WEIGHT),
-                max: f64::from(MAX_WEIGHT),
-            })
-        })
-        .collect::<anyhow::Result<_>>()?;
+    let params = spsa_params(&a, &tuned, &names, &init)?;
     let cfg = SpsaConfig {
         iterations: a.iterations,
         alpha: a.alpha,
@@ -464,14 +506,118 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
         "--hash times 2 --concurrency",
         hash_mb.saturating_mul(2 * concurrency),
     )?;
+    let identity = spsa_identity(&a, &init, &book);
+    let mut opened = open_spsa_trace(&a, &tuned, &names, &init, &identity)?;
+    let objective = MatchObjective {
+        variant: a.variant,
+        base: init.clone(),
+        tuned: tuned.clone(),
+        nodes: a.nodes.max(1),
+        pairs: a.pairs.max(1),
+        concurrency,
+        hash_mb,
+        seed: a.seed,
+        book,
+        random_plies: a.random_plies,
+        max_plies: a.max_plies,
+    };
+    let plot = plot_path(&a.plot, &a.out);
+    let theta = spsa_iterations(&a, &params, &cfg, objective, &mut opened, &plot)?;
+    let mut stdout = std::io::stdout();
+    writeln!(
+        stdout,
+        "spsa: {} iterations ({} now) of {} game pair(s) at {} nodes in {:.1}s",
+        a.iterations,
+        a.iterations - opened.last.iteration,
+        a.pairs,
+        a.nodes,
+        started.elapsed().as_secs_f64()
+    )?;
+    for (j, &i) in tuned.iter().enumerate().take(40) {
+        writeln!(
+            stdout,
+            "  {:<24} {:>6} -> {:>9.2}",
+            names[j], init.weights[i], theta[j]
+        )?;
+    }
+    writeln!(
+        stdout,
+        "wrote {}, {}, {}",
+        a.out.display(),
+        a.weights.display(),
+        plot.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses an SPSA schedule that cannot run: no iterations, or a float
+/// option outside its range.
+fn check_spsa_args(a: &SpsaArgs) -> anyhow::Result<()> {
+    if a.iterations == 0 {
+        bail!("--iterations must be at least 1");
+    }
+    let unit = f64::MIN_POSITIVE..=1.0;
+    let above_0 = "a number above 0, at most 1";
+    check_float("--r-end", a.r_end, unit.clone(), above_0)?;
+    check_float("--alpha", a.alpha, unit.clone(), above_0)?;
+    check_float("--gamma", a.gamma, unit, above_0)?;
+    check_float("--a-ratio", a.a_ratio, 0.0..=1.0, "a number from 0 to 1")?;
+    Ok(())
+}
+
+/// The `--c-end` perturbation of a weight starting at `start`: `text` is
+/// centipawns, or a share like `5%` of |start| (at least 5).
+fn c_end_for(text: &str, start: f64) -> anyhow::Result<f64> {
+    let s = text.trim();
+    let c = if let Some(p) = s.strip_suffix('%') {
+        let p: f64 = p
+            .trim()
+            .parse()
+            .map_err(|_| anyhow!("bad --c-end \"{s}\""))?;
+        (p / 100.0 * start.abs()).max(5.0)
+    } else {
+        s.parse().map_err(|_| anyhow!("bad --c-end \"{s}\""))?
+    };
+    if !(c.is_finite() && c > 0.0) {
+        bail!("--c-end must be positive");
+    }
+    Ok(c)
+}
+
+/// The tuned weights as SPSA parameters: their perturbation, step ratio
+/// and the bounds a weights file can hold.
+fn spsa_params(
+    a: &SpsaArgs,
+    tuned: &[usize],
+    names: &[String],
+    init: &EvalParams,
+) -> anyhow::Result<Vec<SpsaParam>> {
+    tuned
+        .iter()
+        .zip(names)
+        .map(|(&i, n)| {
+            Ok(SpsaParam {
+                name: n.clone(),
+                c_end: c_end_for(&a.c_end, init.weights[i] as f64)?,
+                r_end: a.r_end,
+                // Weights a file can hold (EvalParams::load bounds them).
+                min: -f64::from(MAX_WEIGHT),
+                max: f64::from(MAX_WEIGHT),
+            })
+        })
+        .collect()
+}
+
+/// The identity of an SPSA run: every setting that changes the trace (not
+/// --concurrency: the games are a function of the seed and iteration
+/// alone), so that --resume refuses a different run.
+fn spsa_identity(a: &SpsaArgs, init: &EvalParams, book: &[Opening]) -> RunIdentity {
     let book_text: String = book.iter().map(|o| o.describe() + "\n").collect();
-    // Every setting that changes the trace (not --concurrency: the games
-    // are a function of the seed and iteration alone).
-    let identity = RunIdentity::new()
+    RunIdentity::new()
         .with("method", "spsa")
         .with("variant", a.variant.name())
         .with("params", &a.params)
-        .with("init", weights_identity(&init))
+        .with("init", weights_identity(init))
         .with("iterations", a.iterations)
         .with("pairs", a.pairs.max(1))
         .with("nodes", a.nodes.max(1))
@@ -495,12 +641,24 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
         )
         .with("random_plies", a.random_plies)
         .with("max_plies", a.max_plies)
-        .with("hash", a.hash.max(1));
+        .with("hash", a.hash.max(1))
+}
+
+/// Opens the trace CSV: resumes the run recorded in --out (with --resume)
+/// or creates it with row 0, the starting weights. Refuses a trace already
+/// past --iterations.
+fn open_spsa_trace(
+    a: &SpsaArgs,
+    tuned: &[usize],
+    names: &[String],
+    init: &EvalParams,
+    identity: &RunIdentity,
+) -> anyhow::Result<SpsaTrace> {
     let exists = record::refuse_existing(&a.out, a.resume, "run")?;
-    let (mut writer, mut trace) = if exists {
-        TraceWriter::resume(&a.out, "result", &names, &identity)?
+    let (writer, trace) = if exists {
+        TraceWriter::resume(&a.out, "result", names, identity)?
     } else {
-        let mut w = TraceWriter::create(&a.out, "result", &names, &identity)?;
+        let mut w = TraceWriter::create(&a.out, "result", names, identity)?;
         let row0 = TraceRow {
             iteration: 0,
             metric: 0.0,
@@ -511,7 +669,7 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
             w,
             Trace {
                 metric: "result".into(),
-                names: names.clone(),
+                names: names.to_vec(),
                 rows: vec![row0],
             },
         )
@@ -529,25 +687,28 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
             a.iterations
         );
     }
-    let mut objective = MatchObjective {
-        variant: a.variant,
-        base: init.clone(),
-        tuned: tuned.clone(),
-        nodes: a.nodes.max(1),
-        pairs: a.pairs.max(1),
-        concurrency,
-        hash_mb,
-        seed: a.seed,
-        book,
-        random_plies: a.random_plies,
-        max_plies: a.max_plies,
-    };
-    let plot = plot_path(&a.plot, &a.out);
+    Ok(SpsaTrace {
+        writer,
+        trace,
+        last,
+    })
+}
+
+/// Runs the remaining SPSA iterations, appending each to the trace and
+/// rewriting the weights after every one (the plot every 25); then writes
+/// the final weights and plot. Returns the final theta.
+fn spsa_iterations(
+    a: &SpsaArgs,
+    params: &[SpsaParam],
+    cfg: &SpsaConfig,
+    mut objective: MatchObjective,
+    opened: &mut SpsaTrace,
+    plot: &Path,
+) -> anyhow::Result<Vec<f64>> {
     let title = format!("SPSA, {} ({})", a.variant.name(), a.params);
     let pb = bar(a.quiet, a.iterations as u64, "spsa", "iterations");
-    pb.set_position(last.iteration as u64);
+    pb.set_position(opened.last.iteration as u64);
     pb.reset_eta();
-    let weights_path = a.weights.clone();
     let header = format!(
         "# SPSA-tuned {} weights ({}), seed {}, {} nodes/move\n",
         a.variant.name(),
@@ -556,10 +717,15 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
         a.nodes
     );
     let objective_params = objective.clone();
+    let SpsaTrace {
+        writer,
+        trace,
+        last,
+    } = opened;
     let mut sum = 0.0;
     let theta = ::tune::spsa::run(
-        &params,
-        &cfg,
+        params,
+        cfg,
         &last.values,
         last.iteration,
         &mut objective,
@@ -568,10 +734,10 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
             trace.rows.push(row.clone());
             sum += row.metric;
             let p = objective_params.params(&row.values);
-            save_with_comment(&p, &weights_path, &header)
+            save_with_comment(&p, &a.weights, &header)
                 .map_err(|e| ::tune::Error::Callback(e.into()))?;
             if row.iteration % 25 == 0 {
-                ::tune::plot::write(&trace, &title, &plot)?;
+                ::tune::plot::write(trace, &title, plot)?;
             }
             pb.set_position(row.iteration as u64);
             pb.set_message(format!("spsa, result sum {sum:+}"));
@@ -582,29 +748,6 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
     pb.finish_and_clear();
     let final_params = objective_params.params(&theta);
     save_with_comment(&final_params, &a.weights, &header)?;
-    ::tune::plot::write(&trace, &title, &plot)?;
-    writeln!(
-        stdout,
-        "spsa: {} iterations ({} now) of {} game pair(s) at {} nodes in {:.1}s",
-        a.iterations,
-        a.iterations - last.iteration,
-        a.pairs,
-        a.nodes,
-        started.elapsed().as_secs_f64()
-    )?;
-    for (j, &i) in tuned.iter().enumerate().take(40) {
-        writeln!(
-            stdout,
-            "  {:<24} {:>6} -> {:>9.2}",
-            names[j], init.weights[i], theta[j]
-        )?;
-    }
-    writeln!(
-        stdout,
-        "wrote {}, {}, {}",
-        a.out.display(),
-        a.weights.display(),
-        plot.display()
-    )?;
-    Ok(ExitCode::SUCCESS)
+    ::tune::plot::write(trace, &title, plot)?;
+    Ok(theta)
 }
