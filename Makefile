@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: build test native bench ratio crosscheck ci bench-signature perft-tables
+.PHONY: build test native bench ratio crosscheck ci bench-signature perft-tables sprt
 
 # Optimised build of the `varia` binary (target/release/varia).
 build:
@@ -55,3 +55,10 @@ perft-tables:
 # Formatting, lints and tests, as CI runs them.
 ci:
 	bash .ci/run
+
+# Test a change to playing strength by SPRT against a base commit, both
+# engines over UCI, one row per game appended to data/sprt/log.csv
+# (scripts/sprt.sh -h for the options), e.g.
+# make sprt SPRT_ARGS='-b HEAD~1 -v suicide -c "check extension"'
+sprt:
+	bash scripts/sprt.sh $(SPRT_ARGS)

@@ -21,6 +21,8 @@
 #   CONCURRENCY  games at once [2]
 #   OUT          where the game CSVs go [data/sprt/games]
 #   LOG          the log [data/sprt/log.csv]
+#   BASE_BIN, NEW_BIN  use these binaries instead of building them (the log
+#                still names the commits; for trying the script out)
 #
 # The base engine is built once per commit into target/sprt/<commit>/ (its
 # own work tree and target directory, so the work tree's build is untouched)
@@ -40,7 +42,7 @@ while getopts "b:v:c:nh" opt; do
         v) VARIANTS=$OPTARG ;;
         c) CHANGE=$OPTARG ;;
         n) NONREG=1 ;;
-        h) sed -n '2,33p' "$0"; exit 0 ;;
+        h) sed -n '2,35p' "$0"; exit 0 ;;
         *) echo "sprt.sh: unknown option (see -h)" >&2; exit 2 ;;
     esac
 done
@@ -61,7 +63,7 @@ git diff --quiet HEAD -- crates && dirty="" || dirty="+dirty"
 
 # The base engine, built once per commit.
 base_dir=$ROOT/target/sprt/$short
-base_bin=$base_dir/varia
+base_bin=${BASE_BIN:-$base_dir/varia}
 if [ ! -x "$base_bin" ]; then
     echo "building base $short into $base_dir" >&2
     rm -rf "$base_dir/src"
@@ -72,10 +74,15 @@ if [ ! -x "$base_bin" ]; then
     cp "$base_dir/target/release/varia" "$base_bin"
     git worktree remove --force "$base_dir/src"
 fi
-echo "building new ($new_rev$dirty)" >&2
-cargo build --release -p varia >&2
 new_bin=$ROOT/target/sprt/new-varia
-cp target/release/varia "$new_bin"
+if [ -n "${NEW_BIN:-}" ]; then
+    new_bin=$NEW_BIN
+else
+    echo "building new ($new_rev$dirty)" >&2
+    cargo build --release -p varia >&2
+    mkdir -p "$(dirname "$new_bin")"
+    cp target/release/varia "$new_bin"
+fi
 
 mkdir -p "$OUT" "$(dirname "$LOG")"
 if [ ! -s "$LOG" ]; then

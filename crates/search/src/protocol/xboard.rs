@@ -255,18 +255,7 @@ impl Xboard {
                     self.engine.out.line(&features());
                 }
             }
-            "new" => {
-                self.abort_search();
-                self.engine.kind = VariantKind::Chess;
-                self.engine.params = Arc::new(EvalParams::default_for(VariantKind::Chess));
-                self.engine.new_table();
-                self.reset_game();
-                self.force = false;
-                self.engine_side = Color::Black;
-                self.sd = None;
-                self.our_time = None;
-                self.opp_time = None;
-            }
+            "new" => self.new_command(),
             "variant" => match arg.and_then(VariantKind::from_protocol_name) {
                 Some(kind) => {
                     self.abort_search();
@@ -331,14 +320,7 @@ impl Xboard {
                     self.abort_search();
                 }
             }
-            "ping" => {
-                let n = rest.to_string();
-                if self.thinking_on_its_move() {
-                    self.pending_pongs.push(n);
-                } else {
-                    self.engine.out.line(&format!("pong {n}"));
-                }
-            }
+            "ping" => self.ping(rest),
             "result" => {
                 self.analyzing = false;
                 self.abort_search();
@@ -346,16 +328,7 @@ impl Xboard {
                 self.announced = true;
             }
             "memory" => match arg.and_then(|a| a.parse::<u64>().ok()) {
-                Some(asked) => {
-                    let (mb, clamped) = crate::settings::clamp_hash_mb(asked);
-                    if clamped.is_some() {
-                        self.engine.out.line(&format!(
-                            "# memory {asked} MB is out of range: using {mb} MB (1 to {} MB)",
-                            crate::settings::max_hash_mb()
-                        ));
-                    }
-                    self.engine.set_hash_mb(mb);
-                }
+                Some(asked) => self.memory(asked),
                 None => self.error("bad memory size", line.trim()),
             },
             "cores" => match arg.and_then(|a| a.parse::<u64>().ok()) {
@@ -365,23 +338,8 @@ impl Xboard {
             "option" => self.option(rest),
             "post" => self.post.store(true, Relaxed),
             "nopost" => self.post.store(false, Relaxed),
-            "undo" => {
-                self.abort_search();
-                if !self.engine.game.undo() {
-                    self.error("no move to undo", "undo");
-                }
-                self.announced = false;
-            }
-            "remove" => {
-                self.abort_search();
-                if self.engine.game.ply() < 2 {
-                    self.error("no moves to remove", "remove");
-                } else {
-                    self.engine.game.undo();
-                    self.engine.game.undo();
-                }
-                self.announced = false;
-            }
+            "undo" => self.take_back(1),
+            "remove" => self.take_back(2),
             // Move now; while pondering there is no move of ours to make.
             "?" if self.thinking_on_its_move() => self.engine.stop(),
             "?" => {}
@@ -391,6 +349,60 @@ impl Xboard {
             _ => self.error("unknown command", line.trim()),
         }
         true
+    }
+
+    /// `new`: a chess game from the start, the engine playing Black, no
+    /// depth or clock limits.
+    fn new_command(&mut self) {
+        self.abort_search();
+        self.engine.kind = VariantKind::Chess;
+        self.engine.params = Arc::new(EvalParams::default_for(VariantKind::Chess));
+        self.engine.new_table();
+        self.reset_game();
+        self.force = false;
+        self.engine_side = Color::Black;
+        self.sd = None;
+        self.our_time = None;
+        self.opp_time = None;
+    }
+
+    /// `ping N`: answered at once, or right after the move the engine is
+    /// thinking on.
+    fn ping(&mut self, n: &str) {
+        if self.thinking_on_its_move() {
+            self.pending_pongs.push(n.to_string());
+        } else {
+            self.engine.out.line(&format!("pong {n}"));
+        }
+    }
+
+    /// `memory N`: the table size, clamped to the bounds with a comment.
+    fn memory(&mut self, asked: u64) {
+        let (mb, clamped) = crate::settings::clamp_hash_mb(asked);
+        if clamped.is_some() {
+            self.engine.out.line(&format!(
+                "# memory {asked} MB is out of range: using {mb} MB (1 to {} MB)",
+                crate::settings::max_hash_mb()
+            ));
+        }
+        self.engine.set_hash_mb(mb);
+    }
+
+    /// `undo` (one ply) and `remove` (two plies).
+    fn take_back(&mut self, plies: usize) {
+        self.abort_search();
+        if plies == 1 {
+            if !self.engine.game.undo() {
+                self.error("no move to undo", "undo");
+            }
+        } else if self.engine.game.ply() < plies {
+            self.error("no moves to remove", "remove");
+        } else {
+            for _ in 0..plies {
+                self.engine.game.undo();
+            }
+        }
+        self.announced = false;
     }
 
     fn error(&self, kind: &str, what: &str) {
