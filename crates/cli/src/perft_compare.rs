@@ -33,6 +33,7 @@ use arena::external::{normalize_move, start_uci, ExternalConfig, Process};
 use arena::PlayerError;
 use movegen::{with_game, VariantGame, VariantKind};
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -402,11 +403,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
         if path.is_empty() && ours == theirs {
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "{} depth {}: {varia_total} nodes, varia and the engine agree",
                 args.variant.protocol_name(),
                 args.depth
-            );
+            )?;
             return Ok(ExitCode::SUCCESS);
         }
         let stop = ours == theirs
@@ -414,7 +416,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             || !diff.varia_only.is_empty()
             || depth == 1;
         if stop {
-            report(&args, root_totals, &path, &game, depth, &diff);
+            report(&args, root_totals, &path, &game, depth, &diff)?;
             return Ok(ExitCode::from(1));
         }
         let Some(m) = descend else {
@@ -435,30 +437,34 @@ fn report(
     game: &VariantGame,
     depth: u32,
     diff: &Difference,
-) {
+) -> std::io::Result<()> {
+    let mut o = std::io::stdout().lock();
     let (varia, engine) = root_totals.unwrap_or_default();
-    println!(
+    writeln!(
+        o,
         "{} depth {}: varia {varia} nodes, engine {engine}",
         args.variant.protocol_name(),
         args.depth
-    );
-    println!("path: {}", path.join(" "));
-    println!("fen: {}", game.fen());
-    println!("depth: {depth}");
+    )?;
+    writeln!(o, "path: {}", path.join(" "))?;
+    writeln!(o, "fen: {}", game.fen())?;
+    writeln!(o, "depth: {depth}")?;
     if !diff.engine_only.is_empty() {
-        println!("engine only: {}", list(&diff.engine_only));
+        writeln!(o, "engine only: {}", list(&diff.engine_only))?;
     }
     if !diff.varia_only.is_empty() {
-        println!("varia only: {}", list(&diff.varia_only));
+        writeln!(o, "varia only: {}", list(&diff.varia_only))?;
     }
     for (m, v, e) in &diff.counts {
-        println!("count differs: {m} varia {v} engine {e}");
+        writeln!(o, "count differs: {m} varia {v} engine {e}")?;
     }
     if diff.engine_only.is_empty() && diff.varia_only.is_empty() && diff.counts.is_empty() {
-        println!(
+        writeln!(
+            o,
             "the engine's divide here agrees with varia's, but its count for the last move one level up did not: the engine contradicts itself"
-        );
+        )?;
     }
+    Ok(())
 }
 
 #[cfg(test)]
