@@ -22,6 +22,7 @@ use crate::external::{self, ExternalConfig};
 use crate::player::{InProcess, Player, PlayerError};
 use crate::tc::{MoveLimits, TimeControl};
 use movegen::VariantKind;
+use search::settings::{MAX_HASH_MB, MAX_SEARCH_DEPTH as MAX_DEPTH};
 use search::SearchParams;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -30,12 +31,11 @@ use std::time::Duration;
 /// because the table is cleared before every game and fixed-node games
 /// never fill more.
 pub const DEFAULT_HASH_MB: usize = 1;
-/// Largest `hash=` accepted, in MB.
-pub const MAX_HASH_MB: usize = 1 << 16;
-/// Most search threads per in-process engine.
+/// Most search threads per in-process engine: fewer than
+/// [`search::settings::MAX_THREADS`], since a match runs several engines at
+/// once. `hash=` and `depth=` take the bounds of every front end
+/// ([`search::settings::MAX_HASH_MB`], [`search::settings::MAX_SEARCH_DEPTH`]).
 pub const MAX_THREADS: usize = 256;
-/// Deepest `depth=` accepted.
-pub const MAX_DEPTH: u32 = 100;
 
 /// Keys every engine takes: its name and its move limits.
 pub const COMMON_KEYS: &[&str] = &["name", "tc", "nodes", "depth", "st", "movetime"];
