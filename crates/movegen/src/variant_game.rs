@@ -245,6 +245,12 @@ impl VariantGame {
         with_game!(self, V, g => g.play(m))
     }
 
+    /// Plays a move known to be legal here (from [`VariantGame::parse_uci`],
+    /// [`VariantGame::legal_moves`], ...), without checking it again.
+    pub fn play_unchecked(&mut self, m: Move) {
+        with_game!(self, V, g => g.play_unchecked(m))
+    }
+
     /// Parses a UCI move and plays it.
     pub fn play_uci(&mut self, text: &str) -> Result<Move, MoveError> {
         with_game!(self, V, g => g.play_uci(text))
