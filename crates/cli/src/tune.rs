@@ -1,14 +1,21 @@
 //! `varia tune texel` and `varia tune spsa`: fitting evaluation weights from
-//! labelled positions (Texel) or from games (SPSA). The work is in the
-//! `tune` crate; this module parses arguments, shows progress, and writes
-//! the trace (CSV), the weights (TOML) and the plot (SVG).
+//! labelled positions (Texel) or from games (SPSA: varia's weights
+//! in-process, or any UCI engine's spin options with `--engine`). The work
+//! is in the `tune` crate; this module parses arguments, shows progress, and
+//! writes the trace (CSV), the weights (TOML) or the final `setoption`
+//! lines, and the plot (SVG). Both SPSA kinds share one trace, one loop and
+//! one identity core, and differ only in their objective and what they save.
 
-use ::tune::spsa::{MatchObjective, SpsaConfig, SpsaParam};
+use ::tune::spsa::{IterationGames, MatchObjective, Objective, SpsaConfig, SpsaParam};
+use ::tune::spsa_uci::{check_options, setoption_lines, OptionParam, UciObjective};
 use ::tune::texel::{Optimizer, TexelConfig, TexelEvent, TexelOutcome};
 use ::tune::trace::{Trace, TraceRow, TraceWriter};
 use anyhow::{anyhow, bail, Context as _};
+use arena::engine_config::split_settings;
+use arena::external::Protocol;
 use arena::openings::Opening;
 use arena::record::{self, RunIdentity};
+use arena::{EngineConfig, EngineKind};
 use indicatif::ProgressBar;
 use movegen::{dispatch, Position, Variant, VariantKind};
 use search::eval::MAX_WEIGHT;
@@ -42,7 +49,8 @@ enum Method {
     /// the weights).
     Texel(TexelArgs),
     /// Tune weights by games: SPSA with theta+c*delta against theta-c*delta
-    /// (fishtest's schedule), in-process engines at fixed nodes.
+    /// (fishtest's schedule), in-process engines at fixed nodes, or the spin
+    /// options of an external UCI engine (--engine, --param).
     Spsa(SpsaArgs),
     /// Plot a trace (from texel or spsa) as SVG.
     Plot(PlotArgs),
@@ -127,18 +135,39 @@ c_k = c_end*N^gamma/(k+1)^gamma and a_k = r_end*c_end^2*(A+N)^alpha/(k+1+A)^alph
 A = a-ratio*N; each iteration moves theta by a_k/c_k * (wins - losses of theta+) * delta.
 The trace is resumable: run the same command with --resume after an interruption.
 
+Without --engine, varia's weights are tuned in-process at --nodes per move (--params,
+--init, --weights, --hash). With --engine, the spin options of an external UCI engine are
+tuned: each --param NAME=START,MIN,MAX[,C_END[,R_END]] is one option (checked against the
+engine's uci reply; C_END and R_END default to --c-end of START and --r-end), theta+ and
+theta- are two copies of the engine with the options set by setoption (rounded), playing at
+the --each limits (tc=, nodes=, depth=, ...). The final values are printed as setoption
+lines and written beside the trace (trace.csv -> trace.options.txt).
+
 Examples:
   varia tune spsa --variant suicide --iterations 2000 --nodes 500 --out spsa.csv --weights spsa.toml
   varia tune spsa --variant threecheck --params material,checks_given --c-end 10 --resume \\
-      --out spsa.csv --weights spsa.toml")]
+      --out spsa.csv --weights spsa.toml
+  varia tune spsa --variant suicide --engine cmd=varia 'args=uci --tune --variant suicide' \\
+      --each nodes=2000 --param material.queen=600,0,2000 --param material.rook=400,0,2000,20 \\
+      --iterations 300 --concurrency 2 --out uci.csv")]
 pub struct SpsaArgs {
     #[arg(long, help = crate::variant_arg::help(""))]
     variant: VariantKind,
+    /// An external UCI engine whose options are tuned: `cmd=PATH` plus the
+    /// settings of `varia match --engine` (args=, option.NAME=, timeout=, ...).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    engine: Option<Vec<String>>,
+    /// With --engine: the move limits and settings of both copies (tc=, nodes=, depth=, ...).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., requires = "engine")]
+    each: Vec<String>,
+    /// With --engine: an option to tune, NAME=START,MIN,MAX[,C_END[,R_END]] (repeat it).
+    #[arg(long, value_name = "NAME=START,MIN,MAX", requires = "engine")]
+    param: Vec<String>,
     /// Weights to tune (groups or single weights, comma separated).
-    #[arg(long, default_value = "material")]
+    #[arg(long, default_value = "material", conflicts_with = "engine")]
     params: String,
     /// Starting weights (TOML; default: the built-in ones).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "engine")]
     init: Option<PathBuf>,
     /// Iterations N.
     #[arg(long, default_value_t = 1000)]
@@ -147,7 +176,7 @@ pub struct SpsaArgs {
     #[arg(long, default_value_t = 1)]
     pairs: usize,
     /// Nodes per move.
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, conflicts_with = "engine")]
     nodes: u64,
     /// Perturbation at the end: a number of centipawns for every weight, or
     /// a share like `5%` of each weight's starting |value| (at least 5).
@@ -181,14 +210,14 @@ pub struct SpsaArgs {
     #[arg(long)]
     concurrency: Option<usize>,
     /// Hash per engine, MB.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, conflicts_with = "engine")]
     hash: usize,
-    /// Trace CSV: iteration, result, one column per tuned weight.
+    /// Trace CSV: iteration, result, one column per tuned weight (or --param).
     #[arg(long)]
     out: PathBuf,
-    /// Weights (TOML), rewritten after every iteration.
-    #[arg(long)]
-    weights: PathBuf,
+    /// Weights (TOML), rewritten after every iteration (in-process runs).
+    #[arg(long, required_unless_present = "engine", conflicts_with = "engine")]
+    weights: Option<PathBuf>,
     /// Plot (SVG; default: the trace's name with .svg).
     #[arg(long)]
     plot: Option<PathBuf>,
@@ -473,21 +502,32 @@ fn texel_report(
 }
 
 /// The trace of an SPSA run opened for appending: the writer, the rows so
-/// far (row 0, the starting weights, for a new run) and the last of them.
+/// far (row 0, the starting values, for a new run) and the last of them.
 struct SpsaTrace {
     writer: TraceWriter,
     trace: Trace,
     last: TraceRow,
 }
 
-/// Runs `varia tune spsa`: check, open the trace (new or resumed), iterate, report.
+/// What both kinds of SPSA run share once their parameters are known: the
+/// schedule, the games of an iteration, and the trace with its identity.
+struct SpsaRun {
+    params: Vec<SpsaParam>,
+    cfg: SpsaConfig,
+    games: IterationGames,
+}
+
+/// Runs `varia tune spsa`: in-process (no --engine) or over UCI.
 fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
-    let started = Instant::now();
     check_spsa_args(&a)?;
-    let tuned = ::tune::select_weights(&a.params)?;
-    let init = init_params(a.variant, &a.init)?;
-    let names: Vec<String> = tuned.iter().map(|&i| EvalParams::weight_name(i)).collect();
-    let params = spsa_params(&a, &tuned, &names, &init)?;
+    match &a.engine {
+        Some(words) => spsa_uci(&a, words),
+        None => spsa_in_process(&a),
+    }
+}
+
+/// The schedule and the games of a run of `params`.
+fn spsa_run(a: &SpsaArgs, params: Vec<SpsaParam>) -> anyhow::Result<SpsaRun> {
     let cfg = SpsaConfig {
         iterations: a.iterations,
         alpha: a.alpha,
@@ -499,30 +539,68 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
         Some(p) => arena::openings::load(p, a.variant).map_err(|e| anyhow!("{e}"))?,
         None => Vec::new(),
     };
-    let concurrency = crate::resources::threads("--concurrency", a.concurrency)?;
-    let hash_mb = crate::resources::hash_mb("--hash", a.hash)?;
-    // One table per engine, two engines per game: all of them must fit too.
-    crate::resources::hash_mb(
-        "--hash times 2 --concurrency",
-        hash_mb.saturating_mul(2 * concurrency),
-    )?;
-    let identity = spsa_identity(&a, &init, &book);
-    let mut opened = open_spsa_trace(&a, &tuned, &names, &init, &identity)?;
-    let objective = MatchObjective {
+    let games = IterationGames {
         variant: a.variant,
-        base: init.clone(),
-        tuned: tuned.clone(),
-        nodes: a.nodes.max(1),
         pairs: a.pairs.max(1),
-        concurrency,
-        hash_mb,
+        concurrency: crate::resources::threads("--concurrency", a.concurrency)?,
         seed: a.seed,
         book,
         random_plies: a.random_plies,
         max_plies: a.max_plies,
     };
+    Ok(SpsaRun { params, cfg, games })
+}
+
+/// `varia tune spsa` without --engine: varia's weights, in-process.
+fn spsa_in_process(a: &SpsaArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let weights = a
+        .weights
+        .as_ref()
+        .ok_or_else(|| anyhow!("--weights is required without --engine"))?;
+    let tuned = ::tune::select_weights(&a.params)?;
+    let init = init_params(a.variant, &a.init)?;
+    let names: Vec<String> = tuned.iter().map(|&i| EvalParams::weight_name(i)).collect();
+    let params = spsa_params(a, &tuned, &names, &init)?;
+    let run = spsa_run(a, params)?;
+    let hash_mb = crate::resources::hash_mb("--hash", a.hash)?;
+    // One table per engine, two engines per game: all of them must fit too.
+    crate::resources::hash_mb(
+        "--hash times 2 --concurrency",
+        hash_mb.saturating_mul(2 * run.games.concurrency),
+    )?;
+    let kind = SpsaKind::InProcess {
+        init: weights_identity(&init),
+    };
+    let identity = spsa_identity(a, &run.games.book, &kind);
+    let start: Vec<f64> = tuned.iter().map(|&i| init.weights[i] as f64).collect();
+    let mut opened = open_spsa_trace(a, &names, start, &identity)?;
+    let mut objective = MatchObjective {
+        games: run.games.clone(),
+        base: init.clone(),
+        tuned: tuned.clone(),
+        nodes: a.nodes.max(1),
+        hash_mb,
+    };
     let plot = plot_path(&a.plot, &a.out);
-    let theta = spsa_iterations(&a, &params, &cfg, objective, &mut opened, &plot)?;
+    let header = format!(
+        "# SPSA-tuned {} weights ({}), seed {}, {} nodes/move\n",
+        a.variant.name(),
+        a.params,
+        a.seed,
+        a.nodes
+    );
+    let as_params = objective.clone();
+    let title = format!("SPSA, {} ({})", a.variant.name(), a.params);
+    let theta = spsa_iterations(
+        a,
+        &run,
+        &mut objective,
+        &mut opened,
+        &plot,
+        &title,
+        &mut |theta| save_with_comment(&as_params.params(theta), weights, &header),
+    )?;
     let mut stdout = std::io::stdout();
     writeln!(
         stdout,
@@ -544,7 +622,124 @@ fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
         stdout,
         "wrote {}, {}, {}",
         a.out.display(),
-        a.weights.display(),
+        weights.display(),
+        plot.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The external engine of `varia tune spsa --engine`: the `--each` and
+/// `--engine` words as one engine's settings (its own win), which must
+/// name a UCI engine with `cmd=`.
+fn uci_engine(a: &SpsaArgs, words: &[String]) -> anyhow::Result<EngineConfig> {
+    let mut settings = split_settings("--each", &a.each)?;
+    settings.extend(split_settings(
+        &format!("--engine {}", words.join(" ")),
+        words,
+    )?);
+    let engine = EngineConfig::parse("engine", &settings)?;
+    match &engine.kind {
+        EngineKind::External(x) if x.proto == Protocol::Uci => Ok(engine),
+        EngineKind::External(_) => bail!("--engine: only UCI engines can be tuned (proto=uci)"),
+        EngineKind::InProcess(_) => {
+            bail!("--engine needs cmd= (an external UCI engine; without --engine varia is tuned in-process)")
+        }
+    }
+}
+
+/// `varia tune spsa --engine`: an external UCI engine's spin options.
+fn spsa_uci(a: &SpsaArgs, words: &[String]) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let engine = uci_engine(a, words)?;
+    if a.param.is_empty() {
+        bail!("--engine needs at least one --param NAME=START,MIN,MAX[,C_END[,R_END]]");
+    }
+    let given: Vec<OptionParam> = a
+        .param
+        .iter()
+        .map(|t| OptionParam::parse(t))
+        .collect::<Result<_, _>>()?;
+    let EngineKind::External(external) = &engine.kind else {
+        unreachable!("uci_engine returns external engines")
+    };
+    let declared = arena::external::uci_options(&engine.name, external)
+        .map_err(|e| anyhow!("--engine: {e}"))?;
+    let options = check_options(&given, &declared)?;
+    // The first game would fail the same way; say it before any.
+    engine
+        .start_for(a.variant)
+        .and_then(|mut p| p.new_game(a.variant))
+        .map_err(|e| anyhow!("--engine: {e}"))?;
+    let names: Vec<String> = given.iter().map(|p| p.name.clone()).collect();
+    let params = given
+        .iter()
+        .map(|p| {
+            Ok(SpsaParam {
+                name: p.name.clone(),
+                c_end: match p.c_end {
+                    Some(c) => c,
+                    None => c_end_for(&a.c_end, p.start)?,
+                },
+                r_end: p.r_end.unwrap_or(a.r_end),
+                min: p.min,
+                max: p.max,
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let run = spsa_run(a, params)?;
+    // Every number of every --param, as resolved: the schedule and start.
+    let param_text: Vec<String> = given
+        .iter()
+        .zip(&run.params)
+        .map(|(g, p)| {
+            format!(
+                "{}={},{},{},{},{}",
+                g.name, g.start, p.min, p.max, p.c_end, p.r_end
+            )
+        })
+        .collect();
+    let kind = SpsaKind::Uci {
+        engine: words.join(" "),
+        param: param_text.join(" "),
+    };
+    let identity = spsa_identity(a, &run.games.book, &kind);
+    let start: Vec<f64> = given.iter().map(|p| p.start).collect();
+    let mut opened = open_spsa_trace(a, &names, start, &identity)?;
+    let mut objective = UciObjective {
+        games: run.games.clone(),
+        engine,
+        options: options.clone(),
+    };
+    let plot = plot_path(&a.plot, &a.out);
+    let values_file = a.out.with_extension("options.txt");
+    let title = format!("SPSA over UCI, {}", a.variant.name());
+    let theta = spsa_iterations(
+        a,
+        &run,
+        &mut objective,
+        &mut opened,
+        &plot,
+        &title,
+        &mut |theta| {
+            std::fs::write(&values_file, setoption_lines(&options, theta))
+                .map_err(|e| anyhow!("{}: {e}", values_file.display()))
+        },
+    )?;
+    let mut stdout = std::io::stdout();
+    writeln!(
+        stdout,
+        "spsa: {} iterations ({} now) of {} game pair(s) over UCI in {:.1}s",
+        a.iterations,
+        a.iterations - opened.last.iteration,
+        a.pairs,
+        started.elapsed().as_secs_f64()
+    )?;
+    write!(stdout, "{}", setoption_lines(&options, &theta))?;
+    writeln!(
+        stdout,
+        "wrote {}, {}, {}",
+        a.out.display(),
+        values_file.display(),
         plot.display()
     )?;
     Ok(ExitCode::SUCCESS)
@@ -608,19 +803,47 @@ fn spsa_params(
         .collect()
 }
 
+/// What an SPSA run tunes, for its identity: varia's weights in-process
+/// (from these starting weights), or an external engine's options.
+enum SpsaKind {
+    /// `--params` of varia's weights; `init` is the checksum of the start.
+    InProcess { init: String },
+    /// `--engine` words and every `--param` as resolved.
+    Uci { engine: String, param: String },
+}
+
 /// The identity of an SPSA run: every setting that changes the trace (not
 /// --concurrency: the games are a function of the seed and iteration
-/// alone), so that --resume refuses a different run.
-fn spsa_identity(a: &SpsaArgs, init: &EvalParams, book: &[Opening]) -> RunIdentity {
+/// alone), so that --resume refuses a different run. An in-process run's
+/// fields are those it always had, in their order, so its older traces
+/// resume.
+fn spsa_identity(a: &SpsaArgs, book: &[Opening], kind: &SpsaKind) -> RunIdentity {
     let book_text: String = book.iter().map(|o| o.describe() + "\n").collect();
-    RunIdentity::new()
-        .with("method", "spsa")
-        .with("variant", a.variant.name())
-        .with("params", &a.params)
-        .with("init", weights_identity(init))
+    let mut id = RunIdentity::new();
+    match kind {
+        SpsaKind::InProcess { init } => {
+            id = id
+                .with("method", "spsa")
+                .with("variant", a.variant.name())
+                .with("params", &a.params)
+                .with("init", init);
+        }
+        SpsaKind::Uci { engine, param } => {
+            id = id
+                .with("method", "spsa-uci")
+                .with("variant", a.variant.name())
+                .with("engine", engine)
+                .with("each", a.each.join(" "))
+                .with("param", param);
+        }
+    }
+    id = id
         .with("iterations", a.iterations)
-        .with("pairs", a.pairs.max(1))
-        .with("nodes", a.nodes.max(1))
+        .with("pairs", a.pairs.max(1));
+    if let SpsaKind::InProcess { .. } = kind {
+        id = id.with("nodes", a.nodes.max(1));
+    }
+    id = id
         .with("c_end", &a.c_end)
         .with("r_end", a.r_end)
         .with("alpha", a.alpha)
@@ -640,18 +863,20 @@ fn spsa_identity(a: &SpsaArgs, init: &EvalParams, book: &[Opening]) -> RunIdenti
             },
         )
         .with("random_plies", a.random_plies)
-        .with("max_plies", a.max_plies)
-        .with("hash", a.hash.max(1))
+        .with("max_plies", a.max_plies);
+    if let SpsaKind::InProcess { .. } = kind {
+        id = id.with("hash", a.hash.max(1));
+    }
+    id
 }
 
 /// Opens the trace CSV: resumes the run recorded in --out (with --resume)
-/// or creates it with row 0, the starting weights. Refuses a trace already
+/// or creates it with row 0, the starting values. Refuses a trace already
 /// past --iterations.
 fn open_spsa_trace(
     a: &SpsaArgs,
-    tuned: &[usize],
     names: &[String],
-    init: &EvalParams,
+    start: Vec<f64>,
     identity: &RunIdentity,
 ) -> anyhow::Result<SpsaTrace> {
     let exists = record::refuse_existing(&a.out, a.resume, "run")?;
@@ -662,7 +887,7 @@ fn open_spsa_trace(
         let row0 = TraceRow {
             iteration: 0,
             metric: 0.0,
-            values: tuned.iter().map(|&i| init.weights[i] as f64).collect(),
+            values: start,
         };
         w.write(&row0)?;
         (
@@ -695,28 +920,20 @@ fn open_spsa_trace(
 }
 
 /// Runs the remaining SPSA iterations, appending each to the trace and
-/// rewriting the weights after every one (the plot every 25); then writes
-/// the final weights and plot. Returns the final theta.
+/// calling `save` with the values after every one (the plot every 25);
+/// then saves the final values and plot. Returns the final theta.
 fn spsa_iterations(
     a: &SpsaArgs,
-    params: &[SpsaParam],
-    cfg: &SpsaConfig,
-    mut objective: MatchObjective,
+    run: &SpsaRun,
+    objective: &mut dyn Objective,
     opened: &mut SpsaTrace,
     plot: &Path,
+    title: &str,
+    save: &mut dyn FnMut(&[f64]) -> anyhow::Result<()>,
 ) -> anyhow::Result<Vec<f64>> {
-    let title = format!("SPSA, {} ({})", a.variant.name(), a.params);
     let pb = bar(a.quiet, a.iterations as u64, "spsa", "iterations");
     pb.set_position(opened.last.iteration as u64);
     pb.reset_eta();
-    let header = format!(
-        "# SPSA-tuned {} weights ({}), seed {}, {} nodes/move\n",
-        a.variant.name(),
-        a.params,
-        a.seed,
-        a.nodes
-    );
-    let objective_params = objective.clone();
     let SpsaTrace {
         writer,
         trace,
@@ -724,20 +941,18 @@ fn spsa_iterations(
     } = opened;
     let mut sum = 0.0;
     let theta = ::tune::spsa::run(
-        params,
-        cfg,
+        &run.params,
+        &run.cfg,
         &last.values,
         last.iteration,
-        &mut objective,
+        objective,
         &mut |row| {
             writer.write(row)?;
             trace.rows.push(row.clone());
             sum += row.metric;
-            let p = objective_params.params(&row.values);
-            save_with_comment(&p, &a.weights, &header)
-                .map_err(|e| ::tune::Error::Callback(e.into()))?;
+            save(&row.values).map_err(|e| ::tune::Error::Callback(e.into()))?;
             if row.iteration % 25 == 0 {
-                ::tune::plot::write(trace, &title, plot)?;
+                ::tune::plot::write(trace, title, plot)?;
             }
             pb.set_position(row.iteration as u64);
             pb.set_message(format!("spsa, result sum {sum:+}"));
@@ -746,8 +961,7 @@ fn spsa_iterations(
     )
     .context("spsa")?;
     pb.finish_and_clear();
-    let final_params = objective_params.params(&theta);
-    save_with_comment(&final_params, &a.weights, &header)?;
-    ::tune::plot::write(trace, &title, plot)?;
+    save(&theta)?;
+    ::tune::plot::write(trace, title, plot)?;
     Ok(theta)
 }

@@ -248,6 +248,12 @@ impl EvalParams {
         }
     }
 
+    /// Index of the weight called `name` (as [`EvalParams::weight_name`]
+    /// writes it: `material.queen`, `pst_knight.e4`, `tempo`).
+    pub fn weight_index(name: &str) -> Option<usize> {
+        (0..NUM_WEIGHTS).find(|&i| EvalParams::weight_name(i) == name)
+    }
+
     /// Parses TOML (`group = value` or `group = [values]`; the `material`
     /// and `mobility` groups may also be tables keyed by piece name). Groups not
     /// mentioned keep the default of `kind`; a text that sets no weight at all

@@ -13,6 +13,7 @@
 //! - [`spsa`]: simultaneous perturbation stochastic approximation with the
 //!   fishtest/OpenBench schedule, generic over the objective (games between
 //!   `theta + c*delta` and `theta - c*delta` in practice, a toy function in tests).
+//! - [`spsa_uci`]: the same SPSA over an external UCI engine's spin options.
 //! - [`trace`] and [`plot`]: one CSV row per iteration, and an SVG of the loss
 //!   and the weights over iterations.
 
@@ -24,6 +25,7 @@ pub mod positions;
 pub mod qleaf;
 pub mod rng;
 pub mod spsa;
+pub mod spsa_uci;
 pub mod texel;
 pub mod trace;
 
@@ -109,6 +111,48 @@ pub enum Error {
         /// Values.
         values: usize,
     },
+    /// A `--param` that does not parse.
+    #[error("bad --param \"{text}\": {message}")]
+    BadParam {
+        /// The text given.
+        text: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A `--param` naming an option the engine does not declare.
+    #[error("the engine has no option \"{name}\" (its spin options: {offered})")]
+    UnknownOption {
+        /// The name given.
+        name: String,
+        /// The engine's spin options.
+        offered: String,
+    },
+    /// A `--param` naming an option that is not a spin option.
+    #[error("--param {name}: a {kind} option cannot be tuned (only spin options can)")]
+    NotSpin {
+        /// The option.
+        name: String,
+        /// Its type.
+        kind: String,
+    },
+    /// A `--param` range outside the option's declared min/max.
+    #[error("--param {name}: {min}..{max} is outside the engine's range {declared}")]
+    OutOfRange {
+        /// The option.
+        name: String,
+        /// MIN given.
+        min: f64,
+        /// MAX given.
+        max: f64,
+        /// The declared `min..max`.
+        declared: String,
+    },
+    /// One option given twice.
+    #[error("--param {0} is given twice")]
+    DuplicateParam(String),
+    /// The engine could not be started or queried.
+    #[error("engine: {0}")]
+    Engine(#[from] arena::PlayerError),
     /// A match objective ended without games.
     #[error("no games were played")]
     NoGames,
@@ -132,12 +176,12 @@ pub type Result<T> = std::result::Result<T, Error>;
 /// or single weights (`material.queen`, `pst_knight.e4`), in layout order
 /// without repeats.
 pub fn select_weights(spec: &str) -> Result<Vec<usize>> {
-    use search::eval::{EvalParams, GROUPS, NUM_WEIGHTS};
+    use search::eval::{EvalParams, GROUPS};
     let mut out = Vec::new();
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         if let Some(g) = EvalParams::group(item) {
             out.extend(g.offset..g.offset + g.len);
-        } else if let Some(i) = (0..NUM_WEIGHTS).find(|&i| EvalParams::weight_name(i) == item) {
+        } else if let Some(i) = EvalParams::weight_index(item) {
             out.push(i);
         } else {
             return Err(Error::UnknownWeight {

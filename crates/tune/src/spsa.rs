@@ -14,13 +14,16 @@
 //! trace row holds `theta` exactly, so a run resumed from its trace's last
 //! row continues exactly as an uninterrupted one would. The core ([`run`])
 //! is generic over the objective; [`MatchObjective`] plays games with the
-//! in-process match runner.
+//! in-process engine, [`crate::spsa_uci::UciObjective`] with an external UCI
+//! engine whose options are the weights; both play the games of
+//! [`IterationGames`].
 
 use crate::rng::hash3;
 use crate::trace::TraceRow;
 use crate::{Error, Result};
 use arena::{
     Adjudication, EngineConfig, InProcess, MatchConfig, MoveLimits, Opening, Player, PlayerError,
+    PlayerFactory,
 };
 use movegen::{dispatch, VariantKind};
 use search::EvalParams;
@@ -151,27 +154,21 @@ pub fn run(
     Ok(theta)
 }
 
-/// Games between `theta+` and `theta-` with the in-process match runner:
-/// `pairs` game pairs per iteration (each opening played with colours
-/// swapped), at a fixed node count. Openings are drawn from the seed and the
-/// iteration (a book entry if a book is given, then random plies), so the
-/// objective is deterministic.
+/// How each iteration's games are played, whoever plays them: `pairs`
+/// game pairs (each opening played with colours swapped), `concurrency`
+/// games at once. Openings are drawn from the seed and the iteration (a
+/// book entry if a book is given, then random plies), so the games of an
+/// iteration are a function of `(seed, k)` and the two players alone. One
+/// home for both objectives ([`MatchObjective`], [`crate::spsa_uci::UciObjective`]),
+/// so that the in-process and the UCI runs of one seed play the same openings.
 #[derive(Clone, Debug)]
-pub struct MatchObjective {
+pub struct IterationGames {
     /// The game.
     pub variant: VariantKind,
-    /// Weights not tuned (and the starting point).
-    pub base: EvalParams,
-    /// Indices of the tuned weights.
-    pub tuned: Vec<usize>,
-    /// Nodes per move.
-    pub nodes: u64,
     /// Game pairs per iteration.
     pub pairs: usize,
     /// Games at once.
     pub concurrency: usize,
-    /// Hash per engine, MB.
-    pub hash_mb: usize,
     /// Seed of the openings.
     pub seed: u64,
     /// Opening book (empty: the start position).
@@ -180,6 +177,70 @@ pub struct MatchObjective {
     pub random_plies: usize,
     /// Draw after this many plies.
     pub max_plies: u32,
+}
+
+impl IterationGames {
+    /// The match of iteration `k` between `plus` and `minus` (their
+    /// settings; they must be named `plus` and `minus`).
+    pub fn match_config(
+        &self,
+        k: usize,
+        plus: EngineConfig,
+        minus: EngineConfig,
+    ) -> Result<MatchConfig> {
+        let pairs = self.pairs.max(1);
+        let openings: Vec<Opening> = (0..pairs)
+            .map(|p| {
+                dispatch!(self.variant, V => crate::datagen::make_opening::<V>(
+                    &self.book, self.random_plies, self.seed ^ 0x5B5A, k as u64, p as u64,
+                ).map(|g| crate::datagen::to_opening(&g)))
+            })
+            .collect::<Result<_>>()?;
+        let mut cfg = MatchConfig::new(self.variant, vec![plus, minus], openings);
+        cfg.schedule.games = Some(2 * pairs);
+        cfg.schedule.seed = self.seed;
+        cfg.concurrency = self.concurrency.max(1);
+        cfg.adjudication = Adjudication {
+            max_plies: self.max_plies,
+            ..Adjudication::default()
+        };
+        Ok(cfg)
+    }
+
+    /// Plays iteration `k` with players from `factory`: `plus`'s wins
+    /// minus its losses.
+    pub fn play(
+        &self,
+        k: usize,
+        plus: EngineConfig,
+        minus: EngineConfig,
+        factory: &PlayerFactory,
+    ) -> Result<f64> {
+        let cfg = self.match_config(k, plus, minus)?;
+        let report = arena::run(&cfg, factory, &mut |_| {})?;
+        let s = report
+            .stats
+            .iter()
+            .find(|s| s.player == "plus")
+            .ok_or(Error::NoGames)?;
+        Ok(s.wdl.wins as f64 - s.wdl.losses as f64)
+    }
+}
+
+/// Games between `theta+` and `theta-` with the in-process match runner
+/// at a fixed node count (see [`IterationGames`] for the games).
+#[derive(Clone, Debug)]
+pub struct MatchObjective {
+    /// The games of an iteration.
+    pub games: IterationGames,
+    /// Weights not tuned (and the starting point).
+    pub base: EvalParams,
+    /// Indices of the tuned weights.
+    pub tuned: Vec<usize>,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Hash per engine, MB.
+    pub hash_mb: usize,
 }
 
 impl MatchObjective {
@@ -195,29 +256,9 @@ impl MatchObjective {
 
 impl Objective for MatchObjective {
     fn compare(&mut self, k: usize, plus: &[f64], minus: &[f64]) -> Result<f64> {
-        let pairs = self.pairs.max(1);
-        let openings: Vec<Opening> = (0..pairs)
-            .map(|p| {
-                dispatch!(self.variant, V => crate::datagen::make_opening::<V>(
-                    &self.book, self.random_plies, self.seed ^ 0x5B5A, k as u64, p as u64,
-                ).map(|g| crate::datagen::to_opening(&g)))
-            })
-            .collect::<Result<_>>()?;
         let limits = MoveLimits {
             nodes: Some(self.nodes.max(1)),
             ..MoveLimits::default()
-        };
-        let engines = vec![
-            EngineConfig::in_process("plus", limits),
-            EngineConfig::in_process("minus", limits),
-        ];
-        let mut cfg = MatchConfig::new(self.variant, engines, openings);
-        cfg.schedule.games = Some(2 * pairs);
-        cfg.schedule.seed = self.seed;
-        cfg.concurrency = self.concurrency.max(1);
-        cfg.adjudication = Adjudication {
-            max_plies: self.max_plies,
-            ..Adjudication::default()
         };
         let (pp, pm) = (self.params(plus), self.params(minus));
         let hash = self.hash_mb;
@@ -225,12 +266,11 @@ impl Objective for MatchObjective {
             let p = if s.name == "plus" { &pp } else { &pm };
             Ok(Box::new(InProcess::with_params(&s.name, p.clone(), hash)))
         };
-        let report = arena::run(&cfg, &factory, &mut |_| {})?;
-        let s = report
-            .stats
-            .iter()
-            .find(|s| s.player == "plus")
-            .ok_or(Error::NoGames)?;
-        Ok(s.wdl.wins as f64 - s.wdl.losses as f64)
+        self.games.play(
+            k,
+            EngineConfig::in_process("plus", limits),
+            EngineConfig::in_process("minus", limits),
+            &factory,
+        )
     }
 }

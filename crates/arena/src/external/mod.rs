@@ -6,7 +6,7 @@
 //! * [`settings`]: the typed settings of an engine ([`ExternalConfig`]);
 //! * [`process`]: the child process and its line reader (public for other
 //!   drivers of external programs, with [`start_uci`] for a UCI session
-//!   outside a match);
+//!   outside a match, and [`uci_options`] for what an engine declares);
 //! * [`normalize`]: engine move text → varia's UCI;
 //! * `uci` and `cecp`: what each protocol says, as a `Dialect`;
 //! * this module: `ProtocolEngine`, the plumbing both share (start and
@@ -39,6 +39,7 @@ mod uci;
 
 pub use normalize::normalize_move;
 pub use settings::{ExternalConfig, Protocol, StderrTarget};
+pub use uci::{parse_uci_option, UciOption};
 
 use crate::player::{MoveReply, MoveRequest, Player, PlayerError};
 use movegen::VariantKind;
@@ -76,6 +77,17 @@ pub fn start_uci(
     uci.check_variant(variant)?;
     uci.new_game(&mut proc, cfg, variant)?;
     Ok(proc)
+}
+
+/// The options the UCI engine `cfg` announces in its `uci` reply (after
+/// its `option.NAME=` settings were accepted), e.g. to check what a tuner
+/// may set before any game. The process is ended before this returns.
+pub fn uci_options(name: &str, cfg: &ExternalConfig) -> Result<Vec<UciOption>, PlayerError> {
+    let mut proc = Process::start(name, cfg)?;
+    let mut uci = uci::Uci::default();
+    let r = uci.handshake(&mut proc, cfg);
+    proc.kill();
+    r.map(|()| uci.options().to_vec())
 }
 
 fn start<D: Dialect + 'static>(

@@ -8,48 +8,69 @@ use crate::player::{MoveReply, MoveRequest, PlayerError};
 use movegen::VariantKind;
 use std::time::Instant;
 
-/// One `option name ...` line.
+/// One `option name ...` line of an engine's `uci` reply.
 #[derive(Clone, Debug, PartialEq)]
-struct UciOption {
-    name: String,
-    kind: String,
-    vars: Vec<String>,
+pub struct UciOption {
+    /// The option's name, as the engine spells it.
+    pub name: String,
+    /// Its type: `spin`, `check`, `combo`, `button` or `string`.
+    pub kind: String,
+    /// `default`, if given (may hold spaces, or be `<empty>`).
+    pub default: Option<String>,
+    /// `min` of a spin option, if given and a number.
+    pub min: Option<i64>,
+    /// `max` of a spin option, if given and a number.
+    pub max: Option<i64>,
+    /// The `var` values of a combo option.
+    pub vars: Vec<String>,
 }
 
-/// Parses `option name NAME type T [default D] [min A] [max B] [var V]...`.
-fn parse_uci_option(line: &str) -> Option<UciOption> {
+/// Parses `option name NAME type T [default D] [min A] [max B] [var V]...`:
+/// each keyword takes the words up to the next keyword.
+pub fn parse_uci_option(line: &str) -> Option<UciOption> {
     let rest = line.strip_prefix("option")?.trim_start();
     let rest = rest.strip_prefix("name")?.trim_start();
     let toks: Vec<&str> = rest.split_whitespace().collect();
     let ti = toks.iter().position(|t| *t == "type")?;
     let name = toks[..ti].join(" ");
     let kind = toks.get(ti + 1).copied().unwrap_or("").to_string();
-    let mut vars = Vec::new();
-    let mut cur: Option<Vec<&str>> = None;
+    let mut o = UciOption {
+        name,
+        kind,
+        default: None,
+        min: None,
+        max: None,
+        vars: Vec::new(),
+    };
+    let mut store = |key: &str, words: &[&str]| {
+        let text = words.join(" ");
+        match key {
+            "var" => o.vars.push(text),
+            "default" => o.default = Some(text),
+            "min" => o.min = text.parse().ok(),
+            _ => o.max = text.parse().ok(),
+        }
+    };
+    let mut cur: Option<(&str, Vec<&str>)> = None;
     for t in &toks[(ti + 2).min(toks.len())..] {
         match *t {
-            "var" => {
-                if let Some(v) = cur.take() {
-                    vars.push(v.join(" "));
+            "var" | "default" | "min" | "max" => {
+                if let Some((k, words)) = cur.take() {
+                    store(k, &words);
                 }
-                cur = Some(Vec::new());
-            }
-            "default" | "min" | "max" => {
-                if let Some(v) = cur.take() {
-                    vars.push(v.join(" "));
-                }
+                cur = Some((t, Vec::new()));
             }
             _ => {
-                if let Some(v) = cur.as_mut() {
-                    v.push(t);
+                if let Some((_, words)) = cur.as_mut() {
+                    words.push(t);
                 }
             }
         }
     }
-    if let Some(v) = cur {
-        vars.push(v.join(" "));
+    if let Some((k, words)) = cur {
+        store(k, &words);
     }
-    (!name.is_empty()).then_some(UciOption { name, kind, vars })
+    (!o.name.is_empty()).then_some(o)
 }
 
 /// Score of an `info` line from the mover's view: centipawns, or mates as
@@ -82,6 +103,11 @@ pub(crate) struct Uci {
 }
 
 impl Uci {
+    /// The options the engine announced in its last handshake.
+    pub(crate) fn options(&self) -> &[UciOption] {
+        &self.options
+    }
+
     /// Sends the `option.NAME=VALUE` settings, each checked against the
     /// options the engine announced.
     fn send_options(&self, proc: &mut Process, cfg: &ExternalConfig) -> Result<(), PlayerError> {
@@ -290,6 +316,23 @@ mod tests {
         .unwrap();
         assert_eq!(o.name, "UCI_Variant");
         assert_eq!(o.vars, ["3check", "chess", "giveaway"]);
+        assert_eq!(o.default.as_deref(), Some("chess"));
+        let o = parse_uci_option("option name Move Overhead type spin default 15 min 0 max 5000")
+            .unwrap();
+        assert_eq!(o.name, "Move Overhead");
+        assert_eq!(o.kind, "spin");
+        assert_eq!(
+            (o.default.as_deref(), o.min, o.max),
+            (Some("15"), Some(0), Some(5000))
+        );
+        let o = parse_uci_option(
+            "option name material.king type spin default 300 min -10000 max 10000",
+        )
+        .unwrap();
+        assert_eq!((o.min, o.max), (Some(-10000), Some(10000)));
+        let o = parse_uci_option("option name EvalFile type string default my eval.toml").unwrap();
+        assert_eq!(o.default.as_deref(), Some("my eval.toml"));
+        assert_eq!((o.min, o.max), (None, None));
         let o = parse_uci_option("option name Clear Hash type button").unwrap();
         assert_eq!(o.name, "Clear Hash");
         assert_eq!(

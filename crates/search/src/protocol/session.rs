@@ -199,8 +199,24 @@ where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
 {
+    run_with(input, output, P::new)
+}
+
+/// [`run`] with the protocol's state built by `make` around the fresh
+/// engine (a protocol started with settings of its own, e.g. `varia uci
+/// --tune --variant V`).
+pub(super) fn run_with<P, R, W>(
+    input: R,
+    output: W,
+    make: impl FnOnce(Engine) -> P,
+) -> io::Result<()>
+where
+    P: Protocol,
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
     let (tx, rx) = spawn_reader(input);
-    let mut protocol = P::new(Engine::new(Output::new(output), tx));
+    let mut protocol = make(Engine::new(Output::new(output), tx));
     let mut eof = false;
     while let Ok(event) = rx.recv() {
         match event {

@@ -24,6 +24,22 @@
 //! empty for the built-in weights), `SearchFile` (a
 //! [`SearchParams`](crate::SearchParams) TOML; empty for the defaults).
 //!
+//! Tuning options (`varia uci --tune`, [`UciConfig::tune`]): every
+//! [`EvalParams`] weight as a spin option named as in the TOML
+//! (`material.queen`, `pst_knight.e4`, `tempo`; -10000 to 10000), and every
+//! integer [`SearchParams`](crate::SearchParams) field (`rfp_margin`,
+//! `nmp_min_depth`, ...; their own ranges), so that a tuner drives varia
+//! through `setoption` like any engine. The two floating-point search fields
+//! (`lmr_base`, `lmr_divisor`) are not offered: a spin option is an integer.
+//! The list follows the variant at `uci` time (each `default` is the value in
+//! use for the current variant: the built-in weights or `EvalFile`'s, with
+//! earlier `setoption`s on top), and the variant at start is
+//! [`UciConfig::variant`] (`varia uci --tune --variant suicide`), since a GUI
+//! reads the options before it sends `UCI_Variant`. A tuning option set with
+//! `setoption` stays set when `UCI_Variant`, `EvalFile` or `SearchFile`
+//! reload the weights or the search settings: it is applied on top of them.
+//! Plain `varia uci` keeps the short list above for GUIs.
+//!
 //! FENs are varia's dialect: threecheck takes the `W+B` remaining-checks
 //! field before the clocks, or Lichess's trailing `+W+B` checks-given field;
 //! knightmate writes the royal knight `K` and commoners `M`.
@@ -46,11 +62,12 @@ use super::{
     new_game, play_uci, tokens, DEFAULT_HASH_MB, ENGINE_NAME, ENGINE_VERSION, MAX_THREADS,
 };
 use crate::bench::{Signature, MAX_DEPTH, SIGNATURE_DEPTH};
+use crate::eval::MAX_WEIGHT;
 use crate::limits::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};
 use crate::score::UciScore;
-use crate::{EvalParams, Info, Limits, SearchResult};
+use crate::{EvalParams, Info, Limits, SearchParams, SearchResult};
 use movegen::{VariantGame, VariantKind};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
@@ -71,12 +88,54 @@ where
     session::run::<Uci, R, W>(input, output)
 }
 
-/// The UCI engine's state: the shared engine plus the `EvalFile` option and
-/// the queued `go`s.
+/// How the UCI loop starts (`varia uci [--tune] [--variant V]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UciConfig {
+    /// The variant before any `UCI_Variant`: the one whose weights the
+    /// tuning options show at `uci`.
+    pub variant: VariantKind,
+    /// Offer the tuning options (see the module docs).
+    pub tune: bool,
+}
+
+impl Default for UciConfig {
+    /// Chess, no tuning options: plain `varia uci`.
+    fn default() -> UciConfig {
+        UciConfig {
+            variant: VariantKind::Chess,
+            tune: false,
+        }
+    }
+}
+
+/// [`run`] started as `config` says.
+pub fn run_with<R, W>(input: R, output: W, config: UciConfig) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    session::run_with(input, output, |mut engine: Engine| {
+        engine.kind = config.variant;
+        engine.reset_game();
+        engine.params = Arc::new(EvalParams::default_for(config.variant));
+        let mut uci = Uci::new(engine);
+        uci.tune = config.tune;
+        uci
+    })
+}
+
+/// The UCI engine's state: the shared engine plus the `EvalFile` option,
+/// the tuning options and the queued `go`s.
 struct Uci {
     engine: Engine,
     /// `EvalFile`, empty for the built-in weights.
     eval_file: String,
+    /// The tuning options are offered (`varia uci --tune`).
+    tune: bool,
+    /// Weights set by `setoption`, by index, applied on top of `EvalFile`.
+    weight_options: BTreeMap<usize, i32>,
+    /// Search fields set by `setoption`, applied on top of `SearchFile`.
+    search_options: BTreeMap<&'static str, f64>,
     /// `go`s received while a search was running, oldest first.
     queued: VecDeque<SearchRequest>,
 }
@@ -114,6 +173,9 @@ impl Protocol for Uci {
         Uci {
             engine,
             eval_file: String::new(),
+            tune: false,
+            weight_options: BTreeMap::new(),
+            search_options: BTreeMap::new(),
             queued: VecDeque::new(),
         }
     }
@@ -241,7 +303,81 @@ impl Uci {
         ));
         out.line("option name EvalFile type string default <empty>");
         out.line("option name SearchFile type string default <empty>");
+        if self.tune {
+            for (i, w) in self.engine.params.weights.iter().enumerate() {
+                out.line(&format!(
+                    "option name {} type spin default {w} min {} max {MAX_WEIGHT}",
+                    EvalParams::weight_name(i),
+                    -MAX_WEIGHT
+                ));
+            }
+            for f in tuning_fields(&self.engine.settings) {
+                out.line(&format!(
+                    "option name {} type spin default {} min {} max {}",
+                    f.name, f.value, f.min, f.max
+                ));
+            }
+        }
         out.line("uciok");
+    }
+
+    /// `setoption` of a tuning option (`name` lowercased): `Some(())` if
+    /// `name` is one (its `value` applied, or the error reported), `None`
+    /// if it is not.
+    fn set_tuning_option(&mut self, name: &str, value: &str) -> Option<()> {
+        if !self.tune {
+            return None;
+        }
+        if let Some(i) = EvalParams::weight_index(name) {
+            match value.parse::<i32>() {
+                Ok(v) if (-MAX_WEIGHT..=MAX_WEIGHT).contains(&v) => {
+                    self.weight_options.insert(i, v);
+                    Arc::make_mut(&mut self.engine.params).weights[i] = v;
+                }
+                _ => self.error(&format!(
+                    "bad {name} value \"{value}\" (an integer from {} to {MAX_WEIGHT})",
+                    -MAX_WEIGHT
+                )),
+            }
+            return Some(());
+        }
+        let field = tuning_fields(&self.engine.settings).find(|f| f.name == name)?;
+        match value.parse::<i64>() {
+            Ok(v) => {
+                let mut settings = (*self.engine.settings).clone();
+                match settings.set(field.name, v as f64) {
+                    Ok(()) => {
+                        self.search_options.insert(field.name, v as f64);
+                        self.engine.settings = Arc::new(settings);
+                    }
+                    Err(e) => self.error(&e.to_string()),
+                }
+            }
+            Err(_) => self.error(&format!(
+                "bad {name} value \"{value}\" (an integer from {} to {})",
+                field.min, field.max
+            )),
+        }
+        Some(())
+    }
+
+    /// The weights of the current variant (`EvalFile`'s or the built-in
+    /// ones) with the tuning options set so far on top.
+    fn set_params(&mut self, mut params: EvalParams) {
+        for (&i, &v) in &self.weight_options {
+            params.weights[i] = v;
+        }
+        self.engine.params = Arc::new(params);
+    }
+
+    /// The search settings (`SearchFile`'s or the defaults) with the tuning
+    /// options set so far on top (each was checked when it was set).
+    fn set_settings(&mut self, mut settings: SearchParams) {
+        for (&name, &v) in &self.search_options {
+            // Checked against the same range when the option was set.
+            let _ = settings.set(name, v);
+        }
+        self.engine.settings = Arc::new(settings);
     }
 
     /// `bench [DEPTH]`: the signature of [`Signature::measure`], one line
@@ -288,12 +424,12 @@ impl Uci {
         let kind = self.engine.kind;
         let path = (!self.eval_file.is_empty()).then(|| Path::new(&self.eval_file));
         match EvalParams::load_or_default(kind, path) {
-            Ok(p) => self.engine.params = Arc::new(p),
+            Ok(p) => self.set_params(p),
             Err(e) => {
                 self.error(&format!(
                     "EvalFile not loaded, using the built-in weights: {e}"
                 ));
-                self.engine.params = Arc::new(EvalParams::default_for(kind));
+                self.set_params(EvalParams::default_for(kind));
             }
         }
     }
@@ -372,16 +508,20 @@ impl Uci {
             }
             "searchfile" => {
                 let path = (!value.is_empty() && value != "<empty>").then(|| Path::new(value));
-                match crate::SearchParams::load_or_default(path) {
-                    Ok(p) => self.engine.settings = Arc::new(p),
+                match SearchParams::load_or_default(path) {
+                    Ok(p) => self.set_settings(p),
                     Err(e) => {
                         self.error(&format!("SearchFile not loaded, using the defaults: {e}"));
-                        self.engine.settings = Arc::new(crate::SearchParams::default());
+                        self.set_settings(SearchParams::default());
                     }
                 }
             }
             "" => self.error("setoption: missing option name"),
-            _ => self.error(&format!("unknown option \"{name}\"")),
+            lower => {
+                if self.set_tuning_option(lower, value).is_none() {
+                    self.error(&format!("unknown option \"{name}\""));
+                }
+            }
         }
     }
 
@@ -508,4 +648,9 @@ impl Uci {
             self.engine.start_search(request);
         }
     }
+}
+
+/// The search fields offered as tuning options: the integer ones.
+fn tuning_fields(settings: &SearchParams) -> impl Iterator<Item = crate::params::ParamField> {
+    settings.fields().into_iter().filter(|f| f.integer)
 }
