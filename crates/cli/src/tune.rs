@@ -158,10 +158,10 @@ pub struct SpsaArgs {
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     engine: Option<Vec<String>>,
     /// With --engine: the move limits and settings of both copies (tc=, nodes=, depth=, ...).
-    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., requires = "engine")]
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     each: Vec<String>,
     /// With --engine: an option to tune, NAME=START,MIN,MAX[,C_END[,R_END]] (repeat it).
-    #[arg(long, value_name = "NAME=START,MIN,MAX", requires = "engine")]
+    #[arg(long, value_name = "NAME=START,MIN,MAX")]
     param: Vec<String>,
     /// Weights to tune (groups or single weights, comma separated).
     #[arg(long, default_value = "material", conflicts_with = "engine")]
@@ -520,6 +520,9 @@ struct SpsaRun {
 /// Runs `varia tune spsa`: in-process (no --engine) or over UCI.
 fn spsa(a: SpsaArgs) -> anyhow::Result<ExitCode> {
     check_spsa_args(&a)?;
+    if a.engine.is_none() && !(a.param.is_empty() && a.each.is_empty()) {
+        bail!("--param and --each tune an external engine: give it with --engine cmd=...");
+    }
     match &a.engine {
         Some(words) => spsa_uci(&a, words),
         None => spsa_in_process(&a),
