@@ -336,6 +336,10 @@ fn uci_tune_offers_the_weights_of_the_variant_as_spin_options() {
         "uci\nquit\n",
     ));
     assert!(suicide.contains(&queen(600)), "{suicide}");
+    assert!(
+        suicide.contains("option name UCI_Variant type combo default giveaway var chess"),
+        "{suicide}"
+    );
     let switched = ok_stdout(&varia_with_stdin(
         &["uci", "--tune"],
         "setoption name UCI_Variant value giveaway\nuci\nquit\n",

@@ -120,6 +120,7 @@ where
         engine.params = Arc::new(EvalParams::default_for(config.variant));
         let mut uci = Uci::new(engine);
         uci.tune = config.tune;
+        uci.start_variant = config.variant;
         uci
     })
 }
@@ -132,6 +133,8 @@ struct Uci {
     eval_file: String,
     /// The tuning options are offered (`varia uci --tune`).
     tune: bool,
+    /// The variant at start: `UCI_Variant`'s default.
+    start_variant: VariantKind,
     /// Weights set by `setoption`, by index, applied on top of `EvalFile`.
     weight_options: BTreeMap<usize, i32>,
     /// Search fields set by `setoption`, applied on top of `SearchFile`.
@@ -174,6 +177,7 @@ impl Protocol for Uci {
             engine,
             eval_file: String::new(),
             tune: false,
+            start_variant: VariantKind::Chess,
             weight_options: BTreeMap::new(),
             search_options: BTreeMap::new(),
             queued: VecDeque::new(),
@@ -286,7 +290,8 @@ impl Uci {
         out.line("id author the varia authors");
         let vars: String = VARIANTS.iter().map(|v| format!(" var {v}")).collect();
         out.line(&format!(
-            "option name UCI_Variant type combo default chess{vars}"
+            "option name UCI_Variant type combo default {}{vars}",
+            self.start_variant.protocol_name()
         ));
         out.line(&format!(
             "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {}",
