@@ -22,12 +22,12 @@
 //! kept back from every clock budget for the GUI round trip, 0 to 5000,
 //! default 15), `EvalFile` (an [`EvalParams`] TOML for the current variant;
 //! empty for the built-in weights), `SearchFile` (a
-//! [`SearchParams`](crate::SearchParams) TOML; empty for the defaults).
+//! [`SearchParams`] TOML; empty for the defaults).
 //!
 //! Tuning options (`varia uci --tune`, [`UciConfig::tune`]): every
 //! [`EvalParams`] weight as a spin option named as in the TOML
 //! (`material.queen`, `pst_knight.e4`, `tempo`; -10000 to 10000), and every
-//! integer [`SearchParams`](crate::SearchParams) field (`rfp_margin`,
+//! integer [`SearchParams`] field (`rfp_margin`,
 //! `nmp_min_depth`, ...; their own ranges), so that a tuner drives varia
 //! through `setoption` like any engine. The two floating-point search fields
 //! (`lmr_base`, `lmr_divisor`) are not offered: a spin option is an integer.
