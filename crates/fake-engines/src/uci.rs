@@ -10,7 +10,6 @@
 
 use crate::board::{once, Board};
 use crate::{out, Args};
-use std::io::BufRead;
 use std::time::Duration;
 
 /// Runs the engine until `quit` or the end of stdin.
@@ -22,8 +21,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let slow: f64 = args.number("--slow-start", 0.0)?;
     let mut board = Board::default();
     let mut gos = 0;
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+    for line in crate::input_lines() {
         let toks: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = toks.first() else { continue };
         match cmd {
