@@ -4,7 +4,7 @@
 mod protocol_session;
 
 use protocol_session::{assert_legal, fen_after, fen_from_start, start_fen, Session};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn bestmove(line: &str) -> String {
     line.split_whitespace()
@@ -494,14 +494,9 @@ fn move_overhead_option_is_checked_and_comes_off_the_clock() {
     // move comes long before the five seconds.
     s.send("setoption name Move Overhead value 5000");
     s.send("position startpos");
-    let t = Instant::now();
-    s.send("go movetime 5000");
-    let m = bestmove(&s.expect("bestmove"));
-    assert!(
-        t.elapsed() < Duration::from_millis(2500),
-        "{:?}",
-        t.elapsed()
-    );
+    let (reply, took) = s.timed("go movetime 5000", "bestmove");
+    let m = bestmove(&reply);
+    assert!(took < Duration::from_millis(2500), "{took:?}");
     assert_legal("chess", &start_fen("chess"), &m);
     s.send("setoption name Move Overhead value 0");
     let lines = s.until_ready();
@@ -542,10 +537,9 @@ fn pondering_waits_for_ponderhit_or_stop() {
     // stop during pondering answers at once.
     s.send("go ponder wtime 60000 btime 60000");
     s.expect("info depth 2 ");
-    let t = Instant::now();
-    s.send("stop");
-    assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
-    assert!(t.elapsed() < Duration::from_secs(5));
+    let (reply, took) = s.timed("stop", "bestmove");
+    assert_legal("chess", &after_e5, &bestmove(&reply));
+    assert!(took < Duration::from_secs(5), "{took:?}");
     // A clock search after ponderhit ends by itself (no stop needed).
     s.send("go ponder wtime 3000 btime 3000");
     s.expect("info depth 1 ");

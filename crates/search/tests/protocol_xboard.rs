@@ -4,7 +4,7 @@
 mod protocol_session;
 
 use protocol_session::{assert_legal, fen_after, fen_from_start, start_fen, Session};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const VARIANTS: [&str; 6] = [
     "normal",
@@ -263,10 +263,9 @@ fn move_now_and_result_during_search() {
     let mut s = after_handshake();
     s.send_all(&["new", "st 60", "force", "go"]);
     std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    s.send("?");
-    let m = engine_move(&s.expect("move "));
-    assert!(t.elapsed() < Duration::from_secs(10), "? must move at once");
+    let (reply, took) = s.timed("?", "move ");
+    let m = engine_move(&reply);
+    assert!(took < Duration::from_secs(10), "? must move at once");
     assert_legal("chess", &start_fen("chess"), &m);
     // result stops the search and the game: no move.
     s.send("usermove e7e5");
@@ -467,14 +466,9 @@ fn move_overhead_option_is_checked_and_comes_off_the_clock() {
     assert_eq!(s.expect("Error"), "Error (unknown option): Hash Size=3");
     // 5000 ms kept back from a 5 s move: the move comes at once.
     s.send_all(&["new", "option Move Overhead=5000", "st 5"]);
-    let t = Instant::now();
-    s.send("usermove e2e4");
-    let m = engine_move(&s.expect("move "));
-    assert!(
-        t.elapsed() < Duration::from_millis(2500),
-        "{:?}",
-        t.elapsed()
-    );
+    let (reply, took) = s.timed("usermove e2e4", "move ");
+    let m = engine_move(&reply);
+    assert!(took < Duration::from_millis(2500), "{took:?}");
     assert_legal("chess", &fen_from_start("chess", &["e2e4"]), &m);
     s.send("quit");
 }

@@ -117,6 +117,15 @@ impl Session {
         self.until("readyok", |l| l == "readyok")
     }
 
+    /// Sends `line` and reads up to the line starting with `prefix`: that line
+    /// and how long it took to come.
+    pub fn timed(&mut self, line: &str, prefix: &str) -> (String, Duration) {
+        let t = Instant::now();
+        self.send(line);
+        let reply = self.expect(prefix);
+        (reply, t.elapsed())
+    }
+
     /// Everything that arrives within `wait`.
     pub fn drain(&mut self, wait: Duration) -> Vec<String> {
         let deadline = Instant::now() + wait;
