@@ -266,31 +266,10 @@ impl GameObserver for () {
     }
 }
 
-/// Plays the game `spec` of `variant` between `white` and `black` from
-/// `opening`. `crashed` is set for a player whose engine crashed (the runner
-/// restarts it).
-pub fn play_game(
-    variant: VariantKind,
-    spec: &GameSpec,
-    opening: &Opening,
-    players: [&mut dyn Player; 2],
-    limits: [&MoveLimits; 2],
-    adj: &Adjudication,
-    crashed: &mut [bool; 2],
-) -> GameRecord {
-    play_observed_game(
-        variant,
-        spec,
-        opening,
-        players,
-        limits,
-        adj,
-        crashed,
-        &mut (),
-    )
-}
-
-/// [`play_game`], with `observer` shown every move before it is played.
+/// Plays the game `spec` of `variant` between `players` (White, Black) from
+/// `opening`, with `observer` shown every move before it is played (`&mut
+/// ()`: none). `crashed` is set for a player whose engine crashed (the
+/// runner restarts it).
 #[allow(clippy::too_many_arguments)]
 pub fn play_observed_game(
     variant: VariantKind,
@@ -466,14 +445,7 @@ mod tests {
     }
 
     fn play(verdict: Verdict) -> (GameRecord, usize) {
-        let spec = GameSpec {
-            game: 1,
-            round: 1,
-            pair: 1,
-            opening: 0,
-            white: 0,
-            black: 1,
-        };
+        let spec = GameSpec::single(1);
         let limits = MoveLimits {
             nodes: Some(200),
             ..MoveLimits::default()

@@ -236,14 +236,7 @@ mod tests {
     /// A finished game of `kind` from `fen` with `moves`, for the writer.
     fn record(kind: VariantKind, fen: &str, moves: &[String]) -> GameRecord {
         GameRecord {
-            spec: crate::schedule::GameSpec {
-                game: 1,
-                round: 1,
-                pair: 1,
-                opening: 0,
-                white: 0,
-                black: 1,
-            },
+            spec: crate::schedule::GameSpec::single(1),
             variant: kind,
             opening: crate::Opening {
                 fen: fen.to_string(),

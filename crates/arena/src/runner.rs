@@ -12,7 +12,7 @@
 //! receiving loop (`play`) and the worker threads (`worker`).
 
 use crate::engine_config::{EngineConfig, EngineKind};
-use crate::game::{play_game, Adjudication, GameRecord, GameResult, ScoreRule};
+use crate::game::{play_observed_game, Adjudication, GameRecord, GameResult, ScoreRule};
 use crate::openings::Opening;
 use crate::pgn;
 use crate::player::{Player, PlayerError};
@@ -593,7 +593,7 @@ fn worker(
                 &cfg.engines[spec.white].limits,
                 &cfg.engines[spec.black].limits,
             ];
-            play_game(
+            play_observed_game(
                 cfg.variant,
                 spec,
                 opening,
@@ -601,6 +601,7 @@ fn worker(
                 limits,
                 &cfg.adjudication,
                 &mut crashed,
+                &mut (),
             )
         };
         for (side, idx) in [(0, spec.white), (1, spec.black)] {

@@ -21,6 +21,22 @@ pub struct GameSpec {
     pub black: usize,
 }
 
+impl GameSpec {
+    /// Game `game` of two players standing alone, outside any schedule: its
+    /// own round 1 and pair `game`, the first opening, player 0 White and
+    /// player 1 Black (self-play data games, one-game tests).
+    pub fn single(game: usize) -> GameSpec {
+        GameSpec {
+            game,
+            round: 1,
+            pair: game,
+            opening: 0,
+            white: 0,
+            black: 1,
+        }
+    }
+}
+
 /// How players meet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {

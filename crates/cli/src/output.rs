@@ -72,9 +72,8 @@ mod tests {
 
     #[test]
     fn a_failed_write_leaves_neither_target_nor_temp_file() {
-        let dir = std::env::temp_dir().join(format!("varia-output-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let target = dir.join("part.csv");
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("part.csv");
         // As a full disk would: part of the content, then an error.
         let failed = write_output_file(&target, |w| {
             w.write_all(b"# varia perft part\n")?;
@@ -86,10 +85,12 @@ mod tests {
             "{e:#}"
         );
         assert!(!target.exists());
-        assert!(!dir.join("part.csv.tmp").exists(), "temp file left behind");
+        assert!(
+            !dir.path().join("part.csv.tmp").exists(),
+            "temp file left behind"
+        );
         write_output_file(&target, |w| Ok(w.write_all(b"done\n")?)).unwrap();
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "done\n");
-        assert!(!dir.join("part.csv.tmp").exists());
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(!dir.path().join("part.csv.tmp").exists());
     }
 }

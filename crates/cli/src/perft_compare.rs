@@ -28,7 +28,7 @@
 
 use anyhow::{anyhow, bail, Context as _};
 use arena::engine_config::{split_settings, EngineConfigError};
-use arena::external::settings::Expected;
+use arena::external::settings::{Expected, EXTERNAL_KEYS};
 use arena::external::{normalize_move, start_uci, ExternalConfig, Process};
 use arena::PlayerError;
 use movegen::{with_game, VariantGame, VariantKind};
@@ -37,19 +37,12 @@ use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// The keys `--engine` takes here (those of an external match engine that
-/// mean something for a perft query).
-const KEYS: &[&str] = &[
-    "cmd",
-    "args",
-    "dir",
-    "proto",
-    "option.NAME",
-    "initstr",
-    "timeout",
-    "stderr",
-    "log",
-];
+/// The keys `--engine` takes here: those of an external match engine
+/// ([`EXTERNAL_KEYS`]) but `margin`, the allowance beyond a move's clock,
+/// which means nothing for a perft query.
+fn keys() -> impl Iterator<Item = &'static str> {
+    EXTERNAL_KEYS.iter().copied().filter(|&k| k != "margin")
+}
 
 /// Arguments of `varia perft-compare`.
 #[derive(clap::Args, Debug)]
@@ -112,7 +105,7 @@ impl CompareEngine {
         let mut cfg = ExternalConfig::new(cmd);
         let mut proto = Proto::Uci;
         for (key, value) in &settings {
-            let known = KEYS.contains(&key.as_str()) || key.starts_with("option.");
+            let known = keys().any(|k| k == key) || key.starts_with("option.");
             let result = match key.as_str() {
                 _ if !known => return Err(unknown(key, "")),
                 "proto" => match value.to_ascii_lowercase().as_str() {
@@ -148,7 +141,7 @@ fn unknown(key: &str, hint: &str) -> EngineConfigError {
         key: key.into(),
         hint: hint.into(),
         kind: "perft-compare",
-        valid: KEYS.join(", "),
+        valid: keys().collect::<Vec<_>>().join(", "),
     }
 }
 

@@ -249,7 +249,7 @@ fn print_rows<V: Variant>(
     for d in 1..=meta.split_depth {
         let progress = settings.progress(0, Units::Tasks, format!("{} depth {d}", V::KIND));
         let start = Instant::now();
-        let counts = perft_counts(pos, d, &settings.pool, settings.split, &progress, counter);
+        let counts = perft_counts(pos, d, settings.workers(&progress), counter);
         let seconds = start.elapsed().as_secs_f64();
         progress.finish();
         reporter.row(&DepthRow {

@@ -6,6 +6,9 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+mod common;
+use common::spawn_varia;
+
 fn signature_file() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/bench.txt")
 }
@@ -116,12 +119,7 @@ fn uci_bench_prints_the_same_signature_as_varia_bench() {
         .output()
         .expect("varia runs");
     assert!(bench.status.success(), "{bench:?}");
-    let mut uci = Command::new(env!("CARGO_BIN_EXE_varia"))
-        .arg("uci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("varia uci starts");
+    let mut uci = spawn_varia(&["uci"], Stdio::piped(), Stdio::piped(), Stdio::inherit());
     uci.stdin
         .take()
         .expect("stdin")

@@ -31,12 +31,7 @@ fn uci_over_stdin_and_stdout() {
 
 #[test]
 fn uci_quit_while_searching_exits_at_once() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
-        .arg("uci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("varia starts");
+    let mut child = spawn_varia(&["uci"], Stdio::piped(), Stdio::piped(), Stdio::inherit());
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     stdin.write_all(b"go infinite\n").expect("write");
@@ -238,12 +233,9 @@ fn a_new_table_is_allocated_after_the_old_one_is_freed() {
 /// count of a fixed-depth search, a bad key is one line naming it.
 #[test]
 fn analyse_search_file_changes_the_search_and_bad_keys_are_named() {
-    let dir = std::env::temp_dir().join(format!("varia-analyse-search-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let no_null_move = dir.join("no-null-move.toml");
-    std::fs::write(&no_null_move, "nmp_min_depth = 121\n").unwrap();
-    let bad = dir.join("bad.toml");
-    std::fs::write(&bad, "lmr_divisor = 0\n").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let no_null_move = write_file(dir.path(), "no-null-move.toml", "nmp_min_depth = 121\n");
+    let bad = write_file(dir.path(), "bad.toml", "lmr_divisor = 0\n");
     let nodes = |extra: &[&str]| {
         let mut args = vec!["--variant", "chess", "--depth", "6"];
         args.extend_from_slice(extra);
@@ -282,5 +274,4 @@ fn analyse_search_file_changes_the_search_and_bad_keys_are_named() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("\"lmr_divisor\" = 0 is out of range"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

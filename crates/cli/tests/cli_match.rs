@@ -5,7 +5,7 @@
 use arena::results::{read_games, GameRow};
 use movegen::VariantKind;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 mod common;
 use common::*;
@@ -142,13 +142,18 @@ fn queen_match<'a>(engine: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
     a
 }
 
+/// The `--engine` of `name=noqueen`, whose eval file (written in `dir`)
+/// values the queen at 0.
+fn noqueen_engine(dir: &Path) -> String {
+    let eval = write_file(dir, "noqueen.toml", "[material]\nqueen = 0\n");
+    format!("name=noqueen,eval={}", path(&eval))
+}
+
 #[test]
 fn engine_without_its_queen_loses_clearly() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let eval = dir.path().join("noqueen.toml");
-    std::fs::write(&eval, "[material]\nqueen = 0\n").expect("write eval file");
     let summary = dir.path().join("summary.csv");
-    let engine = format!("name=noqueen,eval={}", path(&eval));
+    let engine = noqueen_engine(dir.path());
     let text = ok_stdout(&varia(&queen_match(
         &engine,
         &["--games", "60", "--summary", path(&summary)],
@@ -171,9 +176,7 @@ fn engine_without_its_queen_loses_clearly() {
 #[test]
 fn sprt_stops_a_lopsided_match_early() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let eval = dir.path().join("noqueen.toml");
-    std::fs::write(&eval, "[material]\nqueen = 0\n").expect("write eval file");
-    let engine = format!("name=noqueen,eval={}", path(&eval));
+    let engine = noqueen_engine(dir.path());
     let text = ok_stdout(&varia(&queen_match(
         &engine,
         &[
@@ -195,12 +198,7 @@ fn sprt_stops_a_lopsided_match_early() {
 /// Starts a match, kills it (SIGKILL) once `at_least` games are in the CSV,
 /// and returns how many complete rows it left.
 fn start_and_kill(args: &[String], out: &Path, at_least: usize) -> usize {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start varia");
+    let mut child = spawn_varia(args, Stdio::inherit(), Stdio::null(), Stdio::null());
     let started = Instant::now();
     loop {
         let rows = std::fs::read_to_string(out)
@@ -558,14 +556,18 @@ fn opening_generator_is_deterministic_and_readable() {
 #[test]
 fn bad_input_is_a_one_line_error() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let existing = dir.path().join("old.csv");
-    std::fs::write(&existing, "game\n1\n").expect("write");
+    let existing = write_file(dir.path(), "old.csv", "game\n1\n");
     let two = ["name=a", "name=b"];
     let nodes = ["--each", "nodes=10"];
     let with_nodes = |extra: &[&'static str]| -> Vec<&'static str> {
         nodes.iter().chain(extra).copied().collect()
     };
     let out_existing = ["--each", "nodes=10", "--out", path(&existing)];
+    // An eval file that does not parse; an opening file with a bad line.
+    let bad_eval = write_file(dir.path(), "bad.toml", "material = \"lots\"\n");
+    let bad_eval_engine = format!("name=b,eval={}", path(&bad_eval));
+    let book = write_file(dir.path(), "book.epd", "not a fen\n");
+    let bad_book = ["--each", "nodes=10", "--openings", path(&book)];
     // (variant, engines, further arguments, what the error names)
     let mut cases: Vec<(&str, Vec<&str>, Vec<&str>, &str)> = vec![
         (
@@ -636,6 +638,13 @@ fn bad_input_is_a_one_line_error() {
             with_nodes(&["--draw", "movecount=x", "score=10"]),
             "movecount",
         ),
+        (
+            "chess",
+            vec!["name=a", &bad_eval_engine],
+            with_nodes(&[]),
+            "engine b",
+        ),
+        ("chess", two.to_vec(), bad_book.to_vec(), "book.epd:1"),
     ];
     // Keys no engine implements are errors naming them, for every kind of
     // engine (the external engine is never started: settings come first).
@@ -656,75 +665,28 @@ fn bad_input_is_a_one_line_error() {
         a.extend(extra);
         assert_one_line_error(&varia(&a), &[needle]);
     }
-    // An eval file that does not parse.
-    let bad_eval = dir.path().join("bad.toml");
-    std::fs::write(&bad_eval, "material = \"lots\"\n").expect("write");
-    let engine = format!("name=b,eval={}", path(&bad_eval));
-    assert_one_line_error(
-        &varia(&match_args(
-            "chess",
-            &["name=a", &engine],
-            &["--each", "nodes=10", "--games", "2"],
-        )),
-        &["engine b"],
-    );
-    // An opening file with a bad line names it.
-    let book = dir.path().join("book.epd");
-    std::fs::write(&book, "not a fen\n").expect("write");
-    assert_one_line_error(
-        &varia(&match_args(
-            "chess",
-            &["name=a", "name=b"],
-            &[
-                "--each",
-                "nodes=10",
-                "--games",
-                "2",
-                "--openings",
-                path(&book),
-            ],
-        )),
-        &["book.epd:1"],
-    );
 }
 
 #[test]
 fn search_settings_file_plays_and_bad_settings_are_one_line() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let settings = dir.path().join("no-null-move.toml");
-    std::fs::write(&settings, "nmp_min_depth = 121\n").expect("write");
+    let settings = write_file(dir.path(), "no-null-move.toml", "nmp_min_depth = 121\n");
     let engine = format!("name=b,search={}", path(&settings));
-    let text = ok_stdout(&varia(&[
-        "match",
-        "--variant",
+    let text = ok_stdout(&varia(&match_args(
         "chess",
-        "--engine",
-        "name=a",
-        "--engine",
-        &engine,
-        "--each",
-        "nodes=200",
-        "--games",
-        "2",
-        "--quiet",
-    ]));
+        &["name=a", &engine],
+        &["--each", "nodes=200", "--games", "2", "--quiet"],
+    )));
     let (games, ..) = pairing(&text);
     assert_eq!(games, 2, "{text}");
-    let bad = dir.path().join("bad.toml");
-    std::fs::write(&bad, "null_move = false\n").expect("write");
+    let bad = write_file(dir.path(), "bad.toml", "null_move = false\n");
     let engine = format!("name=b,search={}", path(&bad));
     assert_one_line_error(
-        &varia(&[
-            "match",
-            "--variant",
+        &varia(&match_args(
             "chess",
-            "--engine",
-            "name=a",
-            "--engine",
-            &engine,
-            "--each",
-            "nodes=10",
-        ]),
+            &["name=a", &engine],
+            &["--each", "nodes=10"],
+        )),
         &["unknown search parameter \"null_move\""],
     );
 }

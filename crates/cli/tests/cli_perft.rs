@@ -6,9 +6,6 @@ use std::path::PathBuf;
 mod common;
 use common::*;
 
-const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
 fn public_suite() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/perft/perft_public.csv")
 }
@@ -85,15 +82,7 @@ fn default_run_counts_every_start_position_to_depth_5() {
 
 #[test]
 fn csv_rows_for_chess_start_depth_3() {
-    let o = varia(&[
-        "perft",
-        "--variant",
-        "standard",
-        "--depth",
-        "3",
-        "--format",
-        "csv",
-    ]);
+    let o = varia(&perft_args("standard", "3", &["--format", "csv"]));
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
@@ -148,18 +137,11 @@ fn csv_covers_all_variants_without_variant() {
 #[test]
 fn divide_sums_to_the_total() {
     for threads in ["1", "2", "3"] {
-        let o = varia(&[
-            "perft",
-            "--variant",
+        let o = varia(&perft_args(
             "chess",
-            "--fen",
-            KIWIPETE,
-            "--depth",
             "3",
-            "--divide",
-            "--threads",
-            threads,
-        ]);
+            &["--fen", KIWIPETE, "--divide", "--threads", threads],
+        ));
         assert!(o.status.success(), "{}", stderr(&o));
         let (moves, total) = parse_divide(&stdout(&o));
         assert_eq!(moves.len(), 48);
@@ -170,7 +152,7 @@ fn divide_sums_to_the_total() {
         sorted.sort();
         assert_eq!(moves, sorted, "moves are listed in UCI order");
     }
-    let o = varia(&["perft", "--variant", "atomic", "--depth", "4", "--divide"]);
+    let o = varia(&perft_args("atomic", "4", &["--divide"]));
     let (moves, total) = parse_divide(&stdout(&o));
     assert_eq!((moves.len(), total), (20, 197326));
     assert_eq!(moves.iter().map(|(_, n)| n).sum::<u64>(), total);
@@ -178,16 +160,11 @@ fn divide_sums_to_the_total() {
 
 #[test]
 fn divide_as_csv() {
-    let o = varia(&[
-        "perft",
-        "--variant",
+    let o = varia(&perft_args(
         "knightmate",
-        "--depth",
         "2",
-        "--divide",
-        "--format",
-        "csv",
-    ]);
+        &["--divide", "--format", "csv"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let mut lines = out.lines();
@@ -206,17 +183,11 @@ fn divide_as_csv() {
 fn thread_counts_agree() {
     let mut tables = Vec::new();
     for threads in ["1", "2", "4"] {
-        let o = varia(&[
-            "perft",
-            "--variant",
+        let o = varia(&perft_args(
             "suicide",
-            "--depth",
             "5",
-            "--format",
-            "csv",
-            "--threads",
-            threads,
-        ]);
+            &["--format", "csv", "--threads", threads],
+        ));
         assert!(o.status.success(), "{}", stderr(&o));
         let counts: Vec<String> = stdout(&o)
             .lines()
@@ -233,17 +204,11 @@ fn thread_counts_agree() {
 #[test]
 fn finished_game_has_no_moves() {
     // Atomic with the black king already exploded: perft 0 at every depth.
-    let o = varia(&[
-        "perft",
-        "--variant",
+    let o = varia(&perft_args(
         "atomic",
-        "--fen",
-        "8/8/8/8/8/8/8/4K3 b - - 0 1",
-        "--depth",
         "3",
-        "--format",
-        "csv",
-    ]);
+        &["--fen", "8/8/8/8/8/8/8/4K3 b - - 0 1", "--format", "csv"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     let nodes: Vec<String> = stdout(&o)
         .lines()
@@ -379,7 +344,7 @@ fn bad_depth() {
         &["--depth", "at least 1"],
     );
     assert_one_line_error(
-        &varia(&["perft", "--variant", "chess", "--depth", "21"]),
+        &varia(&perft_args("chess", "21", &[])),
         &["--depth 21", "at most 20"],
     );
 }

@@ -4,13 +4,11 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 mod common;
 use common::*;
-
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 /// CSV output rows up to the counts (time columns dropped).
 fn counts_of(out: &str, fields: usize) -> Vec<String> {
@@ -35,6 +33,12 @@ fn split_file(text: &str) -> (String, Vec<String>) {
     (head, lines.map(str::to_string).collect())
 }
 
+/// The checkpoint file of `head` with only its first `n` `records`: a run
+/// stopped after `n` subtrees.
+fn first_records(head: &str, records: &[String], n: usize) -> String {
+    format!("{head}{}\n", records[..n].join("\n"))
+}
+
 /// `(depth, index)` of each record, checking none appears twice.
 fn record_keys(records: &[String]) -> Vec<(u32, usize)> {
     let mut seen = HashMap::new();
@@ -51,17 +55,11 @@ fn record_keys(records: &[String]) -> Vec<(u32, usize)> {
 /// `perft` of chess to depth 4, split at depth 2, checkpointed in `ck`, as a
 /// table: index 2 is the variant, 4 the depth, 6 the split depth.
 fn table_args(ck: &Path) -> Vec<&str> {
-    vec![
-        "perft",
-        "--variant",
+    perft_args(
         "chess",
-        "--depth",
         "4",
-        "--split-depth",
-        "2",
-        "--checkpoint",
-        ck.to_str().unwrap(),
-    ]
+        &["--split-depth", "2", "--checkpoint", ck.to_str().unwrap()],
+    )
 }
 
 /// [`table_args`] as CSV on two threads, then `extra`.
@@ -77,15 +75,7 @@ fn resumes_from_a_partly_filled_file() {
     let dir = tempfile::tempdir().unwrap();
     let full = dir.path().join("full.ckpt");
     let plain = counts_of(
-        &ok_stdout(&varia(&[
-            "perft",
-            "--variant",
-            "chess",
-            "--depth",
-            "4",
-            "--format",
-            "csv",
-        ])),
+        &ok_stdout(&varia(&perft_args("chess", "4", &["--format", "csv"]))),
         4,
     );
     let first = ok_stdout(&varia(&run_args(&full, &[])));
@@ -104,8 +94,11 @@ fn resumes_from_a_partly_filled_file() {
     assert!(keys.iter().all(|&(d, i)| (d == 3 || d == 4) && i < 400));
 
     // A run "killed" after part of the subtrees: the first 300 records.
-    let part = dir.path().join("part.ckpt");
-    std::fs::write(&part, format!("{head}{}\n", records[..300].join("\n"))).unwrap();
+    let part = write_file(
+        dir.path(),
+        "part.ckpt",
+        &first_records(&head, &records, 300),
+    );
     let resumed = ok_stdout(&varia(&run_args(&part, &[])));
     assert_eq!(counts_of(&resumed, 4), plain);
     let (_, after) = split_file(&std::fs::read_to_string(&part).unwrap());
@@ -173,24 +166,17 @@ fn divide_and_stats_resume_too() {
         let a = args(ck);
         ok_stdout(&varia(&a.iter().map(String::as_str).collect::<Vec<_>>()))
     };
-    let plain = ok_stdout(&varia(&[
-        "perft",
-        "--variant",
+    let plain = ok_stdout(&varia(&perft_args(
         "atomic",
-        "--depth",
         "4",
-        "--stats",
-        "--divide",
-        "--format",
-        "csv",
-    ]));
+        &["--stats", "--divide", "--format", "csv"],
+    )));
     assert_eq!(run(&ck), plain);
     let (head, records) = split_file(&std::fs::read_to_string(&ck).unwrap());
     // Default split 3 plies: 8902 subtrees at depth 4 only (a divide).
     assert!(head.contains("# split_depth: 3\n# stats: yes\n"), "{head}");
     assert_eq!(record_keys(&records).len(), 8902);
-    let part = dir.path().join("p.ckpt");
-    std::fs::write(&part, format!("{head}{}\n", records[..4000].join("\n"))).unwrap();
+    let part = write_file(dir.path(), "p.ckpt", &first_records(&head, &records, 4000));
     assert_eq!(run(&part), plain);
 }
 
@@ -245,8 +231,7 @@ fn files_of_other_runs_are_rejected() {
     let mut a = base.to_vec();
     a[8] = bad.to_str().unwrap();
     assert_one_line_error(&varia(&a), &["bad.ckpt", "line 10", "subtree 0"]);
-    let other = dir.path().join("notes.csv");
-    std::fs::write(&other, "variant,fen,depth,nodes\n").unwrap();
+    let other = write_file(dir.path(), "notes.csv", "variant,fen,depth,nodes\n");
     a[8] = other.to_str().unwrap();
     assert_one_line_error(&varia(&a), &["notes.csv", "not a varia perft checkpoint"]);
     assert_eq!(
@@ -264,31 +249,25 @@ fn files_of_other_runs_are_rejected() {
 fn a_killed_run_resumes_and_gives_the_same_total() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("kill.ckpt");
-    let args = [
-        "perft",
-        "--variant",
+    let args = perft_args(
         "chess",
-        "--fen",
-        KIWIPETE,
-        "--depth",
         "5",
-        "--split-depth",
-        "2",
-        "--divide",
-        "--threads",
-        "1",
-        "--format",
-        "csv",
-        "--quiet",
-        "--checkpoint",
-        ck.to_str().unwrap(),
-    ];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn varia");
+        &[
+            "--fen",
+            KIWIPETE,
+            "--split-depth",
+            "2",
+            "--divide",
+            "--threads",
+            "1",
+            "--format",
+            "csv",
+            "--quiet",
+            "--checkpoint",
+            ck.to_str().unwrap(),
+        ],
+    );
+    let mut child = spawn_varia(&args, Stdio::inherit(), Stdio::null(), Stdio::null());
     // Wait until some subtrees are recorded, then kill it (SIGKILL).
     let start = Instant::now();
     let records = loop {
@@ -331,19 +310,18 @@ fn a_shard_resumes_from_its_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("s.ckpt");
     let args = |ck: &Path, extra: &[&str]| {
-        let mut a: Vec<String> = [
-            "perft",
-            "--variant",
+        let mut a: Vec<String> = perft_args(
             "suicide",
-            "--depth",
             "5",
-            "--split-depth",
-            "3",
-            "--shard",
-            "2/3",
-            "--stats",
-            "--checkpoint",
-        ]
+            &[
+                "--split-depth",
+                "3",
+                "--shard",
+                "2/3",
+                "--stats",
+                "--checkpoint",
+            ],
+        )
         .iter()
         .map(|s| s.to_string())
         .collect();
@@ -366,8 +344,7 @@ fn a_shard_resumes_from_its_checkpoint() {
     assert!(head.contains("# shard: 2/3\n"), "{head}");
     // Suicide perft(3) has 8067 subtrees; shard 2 of 3 owns 2689 of them.
     assert_eq!(record_keys(&records).len(), 2689);
-    let part = dir.path().join("p.ckpt");
-    std::fs::write(&part, format!("{head}{}\n", records[..1000].join("\n"))).unwrap();
+    let part = write_file(dir.path(), "p.ckpt", &first_records(&head, &records, 1000));
     let resumed = run(args(&part, &["--hash", "4M"]));
     assert_eq!(counts(&resumed), counts(&first));
     // Another shard's checkpoint is refused.

@@ -229,14 +229,7 @@ fn fairy_stockfish_agrees_on_every_start_position_at_depth_4() {
         );
         return;
     }
-    for variant in [
-        "chess",
-        "giveaway",
-        "3check",
-        "atomic",
-        "losers",
-        "knightmate",
-    ] {
+    for variant in movegen::VariantKind::protocol_names() {
         let settings = format!("cmd={},timeout=120", path.display());
         let o = compare(&[
             "--variant",

@@ -10,7 +10,6 @@ use std::process::{Command, Output};
 mod common;
 use common::*;
 
-const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 /// After 1.f3 e5 2.g4: 2...Qh4# ends the game one ply in.
 const FOOLS: &str = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2";
 /// Atomic: Qxe7 explodes the black king at once.
@@ -40,7 +39,19 @@ struct Run<'a> {
     stats: bool,
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
+    /// `variant` from `fen` to `depth`, split `split` plies deep, with
+    /// `--stats` or not.
+    fn new(variant: &'a str, fen: &'a str, depth: u32, split: u32, stats: bool) -> Run<'a> {
+        Run {
+            variant,
+            fen,
+            depth,
+            split,
+            stats,
+        }
+    }
+
     fn base(&self) -> Vec<String> {
         let mut a: Vec<String> = ["perft", "--variant", self.variant, "--fen", self.fen]
             .iter()
@@ -123,30 +134,25 @@ fn check_merge(run: &Run, parts: &[PathBuf]) {
     );
 }
 
+/// The files `name` in `dir` of shards 1 to `n`, `{i}` in `name` standing
+/// for the shard number: the part files a script wrote.
+fn numbered(dir: &Path, name: &str, n: u32) -> Vec<PathBuf> {
+    (1..=n)
+        .map(|i| dir.join(name.replace("{i}", &i.to_string())))
+        .collect()
+}
+
 #[test]
 fn four_shards_merge_to_the_single_run_in_every_game() {
     let dir = tempfile::tempdir().unwrap();
-    for variant in [
-        "chess",
-        "suicide",
-        "threecheck",
-        "atomic",
-        "losers",
-        "knightmate",
-    ] {
+    for variant in VARIANTS {
         let fen = if variant == "knightmate" {
             "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1"
         } else {
             START
         };
         for stats in [false, true] {
-            let run = Run {
-                variant,
-                fen,
-                depth: 4,
-                split: 2,
-                stats,
-            };
+            let run = Run::new(variant, fen, 4, 2, stats);
             let parts = run.shards(dir.path(), 4);
             // Every subtree is in exactly one part: 400 (324) rows in all.
             let rows: usize = parts
@@ -174,25 +180,13 @@ fn games_that_end_before_the_split_depth() {
         ("atomic", "8/8/8/8/8/8/8/4K3 b - - 0 1", 3, 2),
     ] {
         for stats in [false, true] {
-            let run = Run {
-                variant,
-                fen,
-                depth,
-                split,
-                stats,
-            };
+            let run = Run::new(variant, fen, depth, split, stats);
             let parts = run.shards(dir.path(), 3);
             check_merge(&run, &parts);
         }
     }
     // The dead end is a row of its own, with zero counts.
-    let run = Run {
-        variant: "chess",
-        fen: FOOLS,
-        depth: 3,
-        split: 2,
-        stats: false,
-    };
+    let run = Run::new("chess", FOOLS, 3, 2, false);
     let parts = run.shards(dir.path(), 1);
     let text = std::fs::read_to_string(&parts[0]).unwrap();
     assert!(
@@ -205,13 +199,7 @@ fn games_that_end_before_the_split_depth() {
 #[test]
 fn uneven_splits_and_more_shards_than_subtrees() {
     let dir = tempfile::tempdir().unwrap();
-    let run = Run {
-        variant: "chess",
-        fen: START,
-        depth: 3,
-        split: 1,
-        stats: true,
-    };
+    let run = Run::new("chess", START, 3, 1, true);
     // 20 subtrees over 7 shards; and over 25 (five parts are empty).
     check_merge(&run, &run.shards(dir.path(), 7));
     let dir2 = tempfile::tempdir().unwrap();
@@ -221,13 +209,7 @@ fn uneven_splits_and_more_shards_than_subtrees() {
 #[test]
 fn merge_table_output() {
     let dir = tempfile::tempdir().unwrap();
-    let run = Run {
-        variant: "atomic",
-        fen: START,
-        depth: 4,
-        split: 2,
-        stats: false,
-    };
+    let run = Run::new("atomic", START, 4, 2, false);
     let parts = run.shards(dir.path(), 2);
     let mut a = vec!["perft-merge".to_string()];
     a.extend(parts.iter().map(|p| p.to_str().unwrap().to_string()));
@@ -256,13 +238,7 @@ fn shards_with_gnu_parallel_when_installed() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let run = Run {
-        variant: "threecheck",
-        fen: START,
-        depth: 4,
-        split: 2,
-        stats: true,
-    };
+    let run = Run::new("threecheck", START, 4, 2, true);
     // -q: the command's arguments are passed as they are (the FEN has spaces).
     let mut a = vec![
         "--will-cite".to_string(),
@@ -284,22 +260,13 @@ fn shards_with_gnu_parallel_when_installed() {
     a.extend(["1", "2", "3", "4"].map(String::from));
     let o = Command::new("parallel").args(&a).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let parts: Vec<PathBuf> = (1..=4)
-        .map(|i| dir.path().join(format!("part{i}.csv")))
-        .collect();
-    check_merge(&run, &parts);
+    check_merge(&run, &numbered(dir.path(), "part{i}.csv", 4));
 }
 
 #[test]
 fn merge_names_missing_and_duplicated_subtrees() {
     let dir = tempfile::tempdir().unwrap();
-    let run = Run {
-        variant: "chess",
-        fen: START,
-        depth: 3,
-        split: 2,
-        stats: false,
-    };
+    let run = Run::new("chess", START, 3, 2, false);
     let parts = run.shards(dir.path(), 4);
     let missing = [parts[0].clone(), parts[1].clone(), parts[3].clone()];
     assert_one_line_error(
@@ -328,13 +295,7 @@ fn merge_names_missing_and_duplicated_subtrees() {
     );
 
     // A part of another run (another depth, another number of shards).
-    let other = Run {
-        variant: "chess",
-        fen: START,
-        depth: 4,
-        split: 2,
-        stats: false,
-    };
+    let other = Run::new("chess", START, 4, 2, false);
     let dir2 = tempfile::tempdir().unwrap();
     let other_parts = other.shards(dir2.path(), 4);
     let mixed = [
@@ -415,7 +376,7 @@ fn merge_names_missing_and_duplicated_subtrees() {
 
 #[test]
 fn bad_shard_arguments() {
-    let base = ["perft", "--variant", "chess", "--depth", "4"];
+    let base = perft_args("chess", "4", &[]);
     let with = |extra: &[&'static str]| {
         let mut a = base.to_vec();
         a.extend(extra);
@@ -470,13 +431,7 @@ fn slurm_script_as_array_tasks() {
     // Each array task is the script run with SLURM_ARRAY_TASK_ID set; no
     // Slurm needed to check that the tasks' parts merge to the single run.
     let dir = tempfile::tempdir().unwrap();
-    let run = Run {
-        variant: "losers",
-        fen: START,
-        depth: 4,
-        split: 2,
-        stats: true,
-    };
+    let run = Run::new("losers", START, 4, 2, true);
     for i in 1..=3 {
         let o = Command::new("bash")
             .arg(script("perft_slurm.sh"))
@@ -491,10 +446,7 @@ fn slurm_script_as_array_tasks() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert!(dir.path().join(format!("ckpt-{i}.csv")).exists());
     }
-    let parts: Vec<PathBuf> = (1..=3)
-        .map(|i| dir.path().join(format!("part-{i}.csv")))
-        .collect();
-    check_merge(&run, &parts);
+    check_merge(&run, &numbered(dir.path(), "part-{i}.csv", 3));
 }
 
 #[test]
@@ -504,13 +456,13 @@ fn gnu_parallel_script_when_installed() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let run = Run {
-        variant: "knightmate",
-        fen: "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1",
-        depth: 4,
-        split: 2,
-        stats: false,
-    };
+    let run = Run::new(
+        "knightmate",
+        "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1",
+        4,
+        2,
+        false,
+    );
     // Through --sshlogin (":" is this machine, so no ssh is needed), two
     // jobs at once.
     let o = Command::new("bash")

@@ -7,18 +7,8 @@ use std::path::PathBuf;
 mod common;
 use common::*;
 
-const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const HEADER: &str = "variant,fen,depth,nodes,captures,en_passant,castles,promotions,checks,\
                       discovered_checks,double_checks,checkmates,stalemates,variant_wins,seconds";
-const VARIANTS: [&str; 6] = [
-    "chess",
-    "suicide",
-    "threecheck",
-    "atomic",
-    "losers",
-    "knightmate",
-];
 
 /// CSV rows without the trailing `seconds` field (and header checked).
 fn csv_rows_without_seconds(out: &str) -> Vec<String> {
@@ -49,20 +39,19 @@ fn stats_equal_the_published_chess_tables() {
     }
     assert_eq!(want.len(), 9);
     for (fen, depth, threads) in [(START, "5", "2"), (KIWIPETE, "4", "3")] {
-        let out = ok_stdout(&varia(&[
-            "perft",
-            "--variant",
+        let out = ok_stdout(&varia(&perft_args(
             "chess",
-            "--fen",
-            fen,
-            "--depth",
             depth,
-            "--stats",
-            "--format",
-            "csv",
-            "--threads",
-            threads,
-        ]));
+            &[
+                "--fen",
+                fen,
+                "--stats",
+                "--format",
+                "csv",
+                "--threads",
+                threads,
+            ],
+        )));
         let rows = csv_rows_without_seconds(&out);
         let expected: Vec<_> = want.iter().filter(|(f, _, _)| f == fen).collect();
         assert_eq!(rows.len(), expected.len());
@@ -110,14 +99,7 @@ fn columns_that_do_not_apply_are_empty() {
 
 #[test]
 fn stats_table_has_a_column_per_count() {
-    let out = ok_stdout(&varia(&[
-        "perft",
-        "--variant",
-        "atomic",
-        "--depth",
-        "3",
-        "--stats",
-    ]));
+    let out = ok_stdout(&varia(&perft_args("atomic", "3", &["--stats"])));
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("atomic  "), "{out}");
     let heads: Vec<&str> = lines[1].split_whitespace().collect();
@@ -134,7 +116,7 @@ fn hashed_and_threaded_runs_equal_the_plain_run() {
     for variant in VARIANTS {
         for stats in [false, true] {
             let run = |extra: &[&str]| {
-                let mut args = vec!["perft", "--variant", variant, "--depth", "4"];
+                let mut args = perft_args(variant, "4", &[]);
                 args.extend(["--format", "csv"]);
                 if stats {
                     args.push("--stats");
@@ -165,19 +147,11 @@ fn hashed_and_threaded_runs_equal_the_plain_run() {
 
 #[test]
 fn divide_with_stats_sums_to_the_total() {
-    let out = ok_stdout(&varia(&[
-        "perft",
-        "--variant",
+    let out = ok_stdout(&varia(&perft_args(
         "chess",
-        "--fen",
-        KIWIPETE,
-        "--depth",
         "3",
-        "--stats",
-        "--divide",
-        "--format",
-        "csv",
-    ]));
+        &["--fen", KIWIPETE, "--stats", "--divide", "--format", "csv"],
+    )));
     let mut lines = out.lines();
     let header = lines.next().unwrap();
     assert!(header.starts_with("variant,fen,depth,move,nodes,captures,"));
@@ -196,17 +170,11 @@ fn divide_with_stats_sums_to_the_total() {
     // nodes, captures, e.p., castles, promotions, checks, disc, double, mates
     assert_eq!(sums[..9], [97862, 17102, 45, 3162, 0, 993, 0, 0, 1]);
 
-    let table = ok_stdout(&varia(&[
-        "perft",
-        "--variant",
+    let table = ok_stdout(&varia(&perft_args(
         "chess",
-        "--fen",
-        KIWIPETE,
-        "--depth",
         "2",
-        "--stats",
-        "--divide",
-    ]));
+        &["--fen", KIWIPETE, "--stats", "--divide"],
+    )));
     let total = table.lines().find(|l| l.starts_with("total")).unwrap();
     let f: Vec<&str> = total.split_whitespace().collect();
     assert_eq!(f[1..5], ["2039", "351", "1", "91"], "{table}");
@@ -216,36 +184,22 @@ fn divide_with_stats_sums_to_the_total() {
 fn bad_hash_sizes() {
     for bad in ["1X", "G", "-1", "1.5G", "0"] {
         let arg = format!("--hash={bad}");
-        let o = varia(&["perft", "--variant", "chess", "--depth", "2", &arg]);
+        let o = varia(&perft_args("chess", "2", &[&arg]));
         assert_one_line_error(&o, &["--hash", bad]);
     }
     for (size, needles) in [
         ("99999999T", &["--hash", "99999999T"][..]),
         ("64T", &["--hash 64T", "memory"]),
     ] {
-        let o = varia(&[
-            "perft",
-            "--variant",
-            "chess",
-            "--depth",
-            "2",
-            "--hash",
-            size,
-        ]);
+        let o = varia(&perft_args("chess", "2", &["--hash", size]));
         assert_one_line_error(&o, needles);
     }
     for good in ["1M", "65536", "2k", "1MiB"] {
-        let o = varia(&[
-            "perft",
-            "--variant",
+        let o = varia(&perft_args(
             "chess",
-            "--depth",
             "3",
-            "--hash",
-            good,
-            "--format",
-            "csv",
-        ]);
+            &["--hash", good, "--format", "csv"],
+        ));
         assert!(ok_stdout(&o).contains(",3,8902,"), "{good}");
     }
 }

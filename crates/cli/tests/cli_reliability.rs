@@ -13,21 +13,20 @@ use common::*;
 
 /// A small shard run writing its part file to `out`.
 fn shard_to(out: &Path) -> std::process::Output {
-    varia(&[
-        "perft",
-        "--variant",
+    varia(&perft_args(
         "chess",
-        "--depth",
         "3",
-        "--split-depth",
-        "2",
-        "--shard",
-        "1/2",
-        "--threads",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ])
+        &[
+            "--split-depth",
+            "2",
+            "--shard",
+            "1/2",
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ))
 }
 
 #[test]
@@ -94,7 +93,7 @@ fn a_closed_stdout_ends_every_subcommand_quietly() {
         &["analyse", "--variant", "chess", "--depth", "3"],
         &["bench", "--variant", "chess", "--depth", "2"],
         &["bench", "--variant", "chess", "--depth", "2", "--signature"],
-        &["perft", "--variant", "chess", "--depth", "2"],
+        &perft_args("chess", "2", &[]),
         &[
             "moves",
             "--variant",
@@ -119,52 +118,43 @@ fn a_closed_stdout_ends_every_subcommand_quietly() {
             "games.csv",
         ],
         &["match-merge", "games.csv"],
-        &[
-            "datagen",
-            "--variant",
+        &datagen_args(
             "suicide",
-            "--games",
-            "2",
-            "--nodes",
             "100",
-            "--out",
-            "pos.csv",
-            "--quiet",
-        ],
-        &[
-            "tune",
+            &["--games", "2", "--out", "pos.csv", "--quiet"],
+        ),
+        &tune_args(
             "texel",
-            "--variant",
             "suicide",
-            "--positions",
-            "pos.csv",
-            "--params",
             "tempo",
-            "--iterations",
-            "2",
-            "--out",
-            "texel.csv",
-            "--weights",
-            "texel.toml",
-            "--quiet",
-        ],
-        &[
-            "tune",
+            &[
+                "--positions",
+                "pos.csv",
+                "--iterations",
+                "2",
+                "--out",
+                "texel.csv",
+                "--weights",
+                "texel.toml",
+                "--quiet",
+            ],
+        ),
+        &tune_args(
             "spsa",
-            "--variant",
             "suicide",
-            "--params",
             "material.queen",
-            "--iterations",
-            "1",
-            "--nodes",
-            "100",
-            "--out",
-            "spsa.csv",
-            "--weights",
-            "spsa.toml",
-            "--quiet",
-        ],
+            &[
+                "--iterations",
+                "1",
+                "--nodes",
+                "100",
+                "--out",
+                "spsa.csv",
+                "--weights",
+                "spsa.toml",
+                "--quiet",
+            ],
+        ),
         &["tune", "plot", "--trace", "spsa.csv"],
     ];
     for args in runs {
@@ -180,13 +170,7 @@ fn a_closed_stdout_ends_every_subcommand_quietly() {
 
 /// Runs `varia args`, killing it after `limit`: `None` if it had to be killed.
 fn within(limit: Duration, args: &[&str]) -> Option<Output> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_varia(args, Stdio::null(), Stdio::piped(), Stdio::piped());
     let start = std::time::Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > limit {
@@ -202,8 +186,11 @@ fn within(limit: Duration, args: &[&str]) -> Option<Output> {
 #[test]
 fn weights_beyond_the_bound_are_refused_and_large_ones_do_not_hang() {
     let dir = tempfile::tempdir().unwrap();
-    let w = dir.path().join("w.toml");
-    std::fs::write(&w, "variant = \"chess\"\n[material]\npawn = 20000\n").unwrap();
+    let w = write_file(
+        dir.path(),
+        "w.toml",
+        "variant = \"chess\"\n[material]\npawn = 20000\n",
+    );
     let analyse = |fen: &str| {
         within(
             Duration::from_secs(60),
@@ -242,33 +229,13 @@ fn hash_and_thread_counts_have_the_same_bounds_everywhere() {
     // Too much memory for any machine, and a size whose bytes overflow.
     let w = w.to_str().unwrap();
     let runs = [
-        &[
-            "datagen",
-            "--variant",
-            "suicide",
-            "--games",
-            "1",
-            "--nodes",
-            "10",
-            "--out",
-            o,
-            "--quiet",
-        ][..],
-        &[
-            "tune",
+        &datagen_args("suicide", "10", &["--games", "1", "--out", o, "--quiet"])[..],
+        &tune_args(
             "spsa",
-            "--variant",
             "suicide",
-            "--params",
             "tempo",
-            "--iterations",
-            "1",
-            "--out",
-            o,
-            "--weights",
-            w,
-            "--quiet",
-        ],
+            &["--iterations", "1", "--out", o, "--weights", w, "--quiet"],
+        ),
         &["analyse", "--variant", "chess", "--depth", "1"],
     ];
     for hash in ["100000000", "17592186044416"] {
@@ -283,7 +250,7 @@ fn hash_and_thread_counts_have_the_same_bounds_everywhere() {
     let max = search::settings::MAX_THREADS.to_string();
     let over = (search::settings::MAX_THREADS + 1).to_string();
     for sub in [
-        &["perft", "--variant", "chess", "--depth", "1"][..],
+        &perft_args("chess", "1", &[])[..],
         &["analyse", "--variant", "chess", "--depth", "1"],
         &["bench", "--variant", "chess", "--depth", "1"],
         &["openings", "--variant", "chess"],
@@ -327,15 +294,7 @@ fn devices_and_other_non_files_are_refused_as_inputs() {
     let (out, w) = (d("out.csv"), d("w.toml"));
     let z = "/dev/zero";
     let runs: Vec<Vec<&str>> = vec![
-        vec![
-            "perft",
-            "--variant",
-            "chess",
-            "--depth",
-            "4",
-            "--checkpoint",
-            z,
-        ],
+        perft_args("chess", "4", &["--checkpoint", z]),
         vec!["perft", "--suite", z],
         vec!["perft-merge", z],
         vec!["analyse", "--variant", "chess", "--depth", "1", "--eval", z],
@@ -354,19 +313,7 @@ fn devices_and_other_non_files_are_refused_as_inputs() {
             &w,
         ],
         vec!["tune", "plot", "--trace", z],
-        vec![
-            "datagen",
-            "--variant",
-            "chess",
-            "--games",
-            "1",
-            "--nodes",
-            "10",
-            "--out",
-            &out,
-            "--book",
-            z,
-        ],
+        datagen_args("chess", "10", &["--games", "1", "--out", &out, "--book", z]),
     ];
     for args in &runs {
         let o = within(Duration::from_secs(60), args)
@@ -390,8 +337,7 @@ fn devices_and_other_non_files_are_refused_as_inputs() {
 fn datagen_from_a_file_without_usable_games_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("pos.csv");
-    let empty = dir.path().join("empty.pgn");
-    std::fs::write(&empty, "").unwrap();
+    let empty = write_file(dir.path(), "empty.pgn", "");
     let chess = dir.path().join("chess.pgn");
     std::fs::write(
         &chess,
@@ -426,25 +372,24 @@ fn non_finite_and_absurd_tuning_options_are_refused() {
     )
     .unwrap();
     let spsa = |flag: &str, value: &str| {
-        varia(&[
-            "tune",
+        varia(&tune_args(
             "spsa",
-            "--variant",
             "suicide",
-            "--params",
             "tempo",
-            "--iterations",
-            "1",
-            "--nodes",
-            "10",
-            "--out",
-            &out,
-            "--weights",
-            &w,
-            "--quiet",
-            flag,
-            value,
-        ])
+            &[
+                "--iterations",
+                "1",
+                "--nodes",
+                "10",
+                "--out",
+                &out,
+                "--weights",
+                &w,
+                "--quiet",
+                flag,
+                value,
+            ],
+        ))
     };
     for (flag, value) in [
         ("--alpha", "nan"),
@@ -460,21 +405,20 @@ fn non_finite_and_absurd_tuning_options_are_refused() {
         "no trace for a refused run"
     );
     let texel = |extra: &[&str]| {
-        let mut args = vec![
-            "tune",
+        let mut args = tune_args(
             "texel",
-            "--variant",
             "suicide",
-            "--positions",
-            &pos,
-            "--params",
             "tempo",
-            "--iterations",
-            "2",
-            "--weights",
-            &w,
-            "--quiet",
-        ];
+            &[
+                "--positions",
+                &pos,
+                "--iterations",
+                "2",
+                "--weights",
+                &w,
+                "--quiet",
+            ],
+        );
         args.extend(extra);
         varia(&args)
     };
@@ -527,22 +471,21 @@ fn a_suite_cut_off_in_its_last_row_is_malformed_not_a_mismatch() {
 fn max_plies_0_means_no_limit_in_datagen_as_in_match() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("pos.csv");
-    ok_stdout(&varia(&[
-        "datagen",
-        "--variant",
+    ok_stdout(&varia(&datagen_args(
         "suicide",
-        "--games",
-        "1",
-        "--nodes",
         "50",
-        "--max-plies",
-        "0",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-        "--threads",
-        "1",
-    ]));
+        &[
+            "--games",
+            "1",
+            "--max-plies",
+            "0",
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+            "--threads",
+            "1",
+        ],
+    )));
     let text = std::fs::read_to_string(&out).unwrap();
     let positions = text
         .lines()

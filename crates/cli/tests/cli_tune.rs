@@ -18,18 +18,11 @@ fn datagen_then_texel_then_spsa() {
     let dir = tempfile::tempdir().unwrap();
     let pos = dir.path().join("pos.csv");
     let datagen = || {
-        varia(&[
-            "datagen",
-            "--variant",
+        varia(&datagen_args(
             "suicide",
-            "--games",
-            "4",
-            "--nodes",
             "100",
-            "--out",
-            path(&pos),
-            "--quiet",
-        ])
+            &["--games", "4", "--out", path(&pos), "--quiet"],
+        ))
     };
     let o = datagen();
     assert!(o.status.success(), "{o:?}");
@@ -48,23 +41,22 @@ fn datagen_then_texel_then_spsa() {
 
     let trace = dir.path().join("trace.csv");
     let weights = dir.path().join("tuned.toml");
-    let o = varia(&[
-        "tune",
+    let o = varia(&tune_args(
         "texel",
-        "--variant",
         "suicide",
-        "--positions",
-        path(&pos),
-        "--params",
         "material,tempo",
-        "--iterations",
-        "5",
-        "--out",
-        path(&trace),
-        "--weights",
-        path(&weights),
-        "--quiet",
-    ]);
+        &[
+            "--positions",
+            path(&pos),
+            "--iterations",
+            "5",
+            "--out",
+            path(&trace),
+            "--weights",
+            path(&weights),
+            "--quiet",
+        ],
+    ));
     assert!(o.status.success(), "{o:?}");
     let t = std::fs::read_to_string(&trace).unwrap();
     assert!(
@@ -86,23 +78,22 @@ fn datagen_then_texel_then_spsa() {
     let spsa = dir.path().join("spsa.csv");
     let sw = dir.path().join("spsa.toml");
     let run_with = |variant: &str, nodes: &str, iters: &str, resume: bool| {
-        let mut args = vec![
-            "tune",
+        let mut args = tune_args(
             "spsa",
-            "--variant",
             variant,
-            "--params",
             "material.queen,material.rook",
-            "--iterations",
-            iters,
-            "--nodes",
-            nodes,
-            "--out",
-            path(&spsa),
-            "--weights",
-            path(&sw),
-            "--quiet",
-        ];
+            &[
+                "--iterations",
+                iters,
+                "--nodes",
+                nodes,
+                "--out",
+                path(&spsa),
+                "--weights",
+                path(&sw),
+                "--quiet",
+            ],
+        );
         if resume {
             args.push("--resume");
         }
@@ -151,49 +142,41 @@ fn bad_input_is_one_line_and_exit_2() {
     let out = dir.path().join("t.csv");
     let w = dir.path().join("w.toml");
     let base = |params: &str| {
-        varia(&[
-            "tune",
+        varia(&tune_args(
             "texel",
-            "--variant",
             "suicide",
-            "--positions",
-            path(&pos),
-            "--params",
             params,
-            "--out",
-            path(&out),
-            "--weights",
-            path(&w),
-            "--quiet",
-        ])
+            &[
+                "--positions",
+                path(&pos),
+                "--out",
+                path(&out),
+                "--weights",
+                path(&w),
+                "--quiet",
+            ],
+        ))
     };
     assert_one_line_error(&base("material"), &["bad.csv:3: bad FEN"]);
     assert_one_line_error(
         &base("material,wings"),
         &["unknown weight or group \"wings\""],
     );
-    assert_one_line_error(
-        &varia(&[
-            "datagen",
-            "--variant",
-            "suicide",
-            "--from",
-            path(&pos),
-            "--out",
-            path(&out),
-        ]),
-        &["bad.csv"],
-    );
-    assert_one_line_error(
-        &varia(&[
-            "datagen",
-            "--variant",
-            "suicide",
-            "--from",
-            "/nonexistent/games.pgn",
-            "--out",
-            path(&out),
-        ]),
-        &["/nonexistent/games.pgn"],
-    );
+    for (from, needle) in [
+        (path(&pos), "bad.csv"),
+        ("/nonexistent/games.pgn", "/nonexistent/games.pgn"),
+    ] {
+        assert_one_line_error(
+            &varia(&[
+                "datagen",
+                "--variant",
+                "suicide",
+                "--from",
+                from,
+                "--out",
+                path(&out),
+            ]),
+            &[needle],
+        );
+    }
 }

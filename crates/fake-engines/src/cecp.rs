@@ -14,7 +14,6 @@
 
 use crate::board::{once, Board};
 use crate::{out, Args};
-use std::io::BufRead;
 use std::time::Duration;
 
 /// What the engine was asked to do wrong, and when.
@@ -78,8 +77,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let mut force = false;
     let mut gos = 0;
     let mut received = 0;
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+    for line in crate::input_lines() {
         let toks: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = toks.first() else { continue };
         match cmd {

@@ -26,8 +26,14 @@ mod cecp;
 mod perft;
 mod uci;
 
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::process::ExitCode;
+
+/// The lines of stdin, up to its end or the first read error: what every
+/// engine's command loop reads.
+fn input_lines() -> impl Iterator<Item = String> {
+    std::io::stdin().lock().lines().map_while(Result::ok)
+}
 
 /// Writes one protocol line to stdout and flushes it; a closed pipe ends
 /// the engine (its GUI is gone).

@@ -21,7 +21,6 @@
 
 use crate::{out, Args};
 use movegen::{with_game, VariantGame, VariantKind};
-use std::io::BufRead;
 
 /// The planted fault.
 #[derive(Default)]
@@ -126,8 +125,7 @@ pub fn run_uci(args: &Args) -> Result<(), String> {
     let fault = Fault::parse(args)?;
     let mut kind = VariantKind::Chess;
     let mut position: Option<(String, Vec<String>)> = None;
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+    for line in crate::input_lines() {
         let toks: Vec<&str> = line.split_whitespace().collect();
         match toks.as_slice() {
             ["uci"] => {

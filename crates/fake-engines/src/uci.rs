@@ -15,7 +15,6 @@
 
 use crate::board::{once, Board};
 use crate::{out, Args};
-use std::io::BufRead;
 use std::time::Duration;
 
 /// Runs the engine until `quit` or the end of stdin.
@@ -30,8 +29,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let mut ply: u64 = 0;
     let mut board = Board::default();
     let mut gos = 0;
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+    for line in crate::input_lines() {
         let toks: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = toks.first() else { continue };
         match cmd {

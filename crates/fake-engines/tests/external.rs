@@ -14,6 +14,7 @@ use arena::{
     TimeControl,
 };
 use movegen::VariantKind;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The fake engine `fake-engine PROTO ARGS` (PROTO `uci` or `xboard`, its
@@ -109,20 +110,38 @@ fn assert_clean(rows: &[GameRow]) {
     }
 }
 
-#[test]
-fn uci_engine_plays_legal_games() {
-    let rows = play(fake("fake", "uci", "", tc("30+0.1")), 2, start());
-    assert_clean(&rows);
-    // A non-start opening goes as `position fen ... moves ...`.
+/// Two games against a fake speaking `proto` that misbehaves once, by
+/// `fault` (`--once` with the file `marker` in `dir`), in game 1, where it
+/// plays White: it loses that game, ended by `termination`, and plays the
+/// second one cleanly.
+fn loses_the_faulty_game(dir: &Path, proto: &str, fault: &str, marker: &str, termination: &str) {
+    let args = format!("{fault} --once {}", dir.join(marker).display());
+    let rows = play(fake("fake", proto, &args, tc("30+0.1")), 2, start());
+    assert_eq!(rows[0].termination, termination, "{fault}: {rows:?}");
+    assert_eq!(fake_score(&rows[0], "fake"), 0.0, "{fault}");
+    assert_clean(&rows[1..]);
+}
+
+/// A plain fake speaking `proto` plays two clean games from the start under
+/// a clock; then, started with `args`, two from 1. e4 e5 and `moves` (a
+/// position that is not the start) under a `depth` limit.
+fn plays_legal_games(proto: &str, args: &str, moves: &[&str], depth: u32) {
+    assert_clean(&play(fake("fake", proto, "", tc("30+0.1")), 2, start()));
     let opening = Opening {
         fen: "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2".into(),
-        moves: vec!["g1f3".into(), "b8c6".into()],
+        moves: moves.iter().map(|m| m.to_string()).collect(),
     };
     let limits = MoveLimits {
-        depth: Some(3),
+        depth: Some(depth),
         ..MoveLimits::default()
     };
-    assert_clean(&play(fake("fake", "uci", "", limits), 2, opening));
+    assert_clean(&play(fake("fake", proto, args, limits), 2, opening));
+}
+
+#[test]
+fn uci_engine_plays_legal_games() {
+    // A non-start opening goes as `position fen ... moves ...`.
+    plays_legal_games("uci", "", &["g1f3", "b8c6"], 3);
 }
 
 #[test]
@@ -178,63 +197,36 @@ fn hang_without_a_clock_waits_for_the_timeout() {
 #[test]
 fn illegal_move_loses() {
     let dir = tempfile::tempdir().unwrap();
-    let marker = dir.path().join("illegal");
-    let args = format!("--illegal-at 2 --once {}", marker.display());
-    let rows = play(fake("fake", "uci", &args, tc("30+0.1")), 2, start());
-    assert_eq!(rows[0].termination, "illegal_move", "{rows:?}");
-    assert_eq!(fake_score(&rows[0], "fake"), 0.0);
-    assert_clean(&rows[1..]);
+    loses_the_faulty_game(
+        dir.path(),
+        "uci",
+        "--illegal-at 2",
+        "illegal",
+        "illegal_move",
+    );
 }
 
 #[test]
 fn cecp_engine_plays_legal_games() {
-    let rows = play(fake("fake", "xboard", "", tc("30+0.1")), 2, start());
-    assert_clean(&rows);
     // SAN replies, `My move is:`, bare moves, features after `done=0`, and a
     // position sent with `setboard`, under a depth limit.
-    let opening = Opening {
-        fen: "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2".into(),
-        moves: vec!["g1f3".into()],
-    };
-    let limits = MoveLimits {
-        depth: Some(2),
-        ..MoveLimits::default()
-    };
     let args = "--san --my-move-is --no-usermove --slow-features 0.3";
-    assert_clean(&play(fake("fake", "xboard", args, limits), 2, opening));
+    plays_legal_games("xboard", args, &["g1f3"], 2);
 }
 
 #[test]
 fn cecp_resignation_and_rejected_moves() {
     let dir = tempfile::tempdir().unwrap();
-    let marker = dir.path().join("resigned");
-    let args = format!("--resign-at 2 --once {}", marker.display());
-    let rows = play(fake("fake", "xboard", &args, tc("30+0.1")), 2, start());
-    assert_eq!(rows[0].termination, "adjudication", "{rows:?}");
-    assert_eq!(fake_score(&rows[0], "fake"), 0.0);
-    assert_clean(&rows[1..]);
-
     // A result claimed instead of a move: its own loss is a resignation,
-    // anything else a protocol error. The fake plays White in game 1.
-    let marker = dir.path().join("claimed-loss");
-    let args = format!("--claim-at 2 0-1 --once {}", marker.display());
-    let rows = play(fake("fake", "xboard", &args, tc("30+0.1")), 2, start());
-    assert_eq!(rows[0].termination, "adjudication", "{rows:?}");
-    assert_eq!(fake_score(&rows[0], "fake"), 0.0);
-    assert_clean(&rows[1..]);
-    let marker = dir.path().join("claimed-win");
-    let args = format!("--claim-at 2 1-0 --once {}", marker.display());
-    let rows = play(fake("fake", "xboard", &args, tc("30+0.1")), 2, start());
-    assert_eq!(rows[0].termination, "crash", "{rows:?}");
-    assert_eq!(fake_score(&rows[0], "fake"), 0.0);
-    assert_clean(&rows[1..]);
-
-    let marker = dir.path().join("rejected");
-    let args = format!("--reject-at 2 --once {}", marker.display());
-    let rows = play(fake("fake", "xboard", &args, tc("30+0.1")), 2, start());
-    assert_eq!(rows[0].termination, "crash", "{rows:?}");
-    assert_eq!(fake_score(&rows[0], "fake"), 0.0);
-    assert_clean(&rows[1..]);
+    // anything else a protocol error (the fake plays White in game 1).
+    for (fault, marker, termination) in [
+        ("--resign-at 2", "resigned", "adjudication"),
+        ("--claim-at 2 0-1", "claimed-loss", "adjudication"),
+        ("--claim-at 2 1-0", "claimed-win", "crash"),
+        ("--reject-at 2", "rejected", "crash"),
+    ] {
+        loses_the_faulty_game(dir.path(), "xboard", fault, marker, termination);
+    }
 }
 
 #[test]

@@ -94,28 +94,10 @@ fn uci_and_san_round_trip<V: Variant>() {
 }
 
 #[test]
-fn round_trips_chess() {
-    uci_and_san_round_trip::<Chess>();
-}
-#[test]
-fn round_trips_suicide() {
-    uci_and_san_round_trip::<Suicide>();
-}
-#[test]
-fn round_trips_threecheck() {
-    uci_and_san_round_trip::<ThreeCheck>();
-}
-#[test]
-fn round_trips_atomic() {
-    uci_and_san_round_trip::<Atomic>();
-}
-#[test]
-fn round_trips_losers() {
-    uci_and_san_round_trip::<Losers>();
-}
-#[test]
-fn round_trips_knightmate() {
-    uci_and_san_round_trip::<Knightmate>();
+fn round_trips_in_every_game() {
+    for kind in VariantKind::ALL {
+        dispatch!(kind, V => uci_and_san_round_trip::<V>());
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -522,15 +504,10 @@ fn outcomes_knightmate() {
 
 #[test]
 fn outcome_display_and_scores() {
-    let o = Outcome::Decisive {
-        winner: Color::White,
-        reason: EndReason::ThirdCheck,
-    };
+    let o = win(Color::White, EndReason::ThirdCheck).unwrap();
     assert_eq!(o.to_string(), "1-0 (third_check)");
     assert_eq!(o.white_score(), 1.0);
-    let d = Outcome::Draw {
-        reason: EndReason::Repetition,
-    };
+    let d = draw(EndReason::Repetition).unwrap();
     assert_eq!(d.result_str(), "1/2-1/2");
     assert_eq!(d.winner(), None);
 }

@@ -251,17 +251,34 @@ fn fen_inputs<V: Variant>(rng: &mut StdRng, n: usize) -> (usize, usize) {
     (ok, err)
 }
 
-#[test]
-fn random_and_mutated_fens() {
+/// Feeds [`iterations`] inputs of `inputs` (which returns how many it
+/// accepted and rejected) to every game, each with its own seed (`seed()`
+/// plus `offset` plus the game's index), and checks that both paths are
+/// taken: the mutations keep a fair share valid (more than one in 20
+/// accepted) and break many (more than one in 4 rejected).
+fn accepted_and_rejected(
+    what: &str,
+    offset: u64,
+    inputs: impl Fn(VariantKind, &mut StdRng, usize) -> (usize, usize),
+) {
     let n = iterations();
     for (i, kind) in VariantKind::ALL.into_iter().enumerate() {
-        let mut rng = StdRng::seed_from_u64(seed().wrapping_add(i as u64));
-        let (ok, err) = dispatch!(kind, V => fen_inputs::<V>(&mut rng, n));
-        println!("{}: {ok} FENs parsed, {err} rejected", kind.name());
-        // The mutations keep a fair share valid, so the success path is tested.
-        assert!(ok > n / 20, "{}: only {ok} of {n} parsed", kind.name());
-        assert!(err > n / 4, "{}: only {err} of {n} rejected", kind.name());
+        let mut rng = StdRng::seed_from_u64(seed().wrapping_add(offset + i as u64));
+        let (ok, err) = inputs(kind, &mut rng, n);
+        let name = kind.name();
+        println!("{name}: {ok} {what} accepted, {err} rejected");
+        assert!(ok > n / 20, "{name}: only {ok} of {n} {what} accepted");
+        assert!(err > n / 4, "{name}: only {err} of {n} {what} rejected");
     }
+}
+
+#[test]
+fn random_and_mutated_fens() {
+    accepted_and_rejected(
+        "FENs",
+        0,
+        |kind, rng, n| dispatch!(kind, V => fen_inputs::<V>(rng, n)),
+    );
 }
 
 /// A mutation of a move text.
@@ -348,17 +365,11 @@ fn move_inputs<V: Variant>(rng: &mut StdRng, n: usize) -> (usize, usize) {
 
 #[test]
 fn random_and_mutated_move_texts() {
-    let n = iterations();
-    for (i, kind) in VariantKind::ALL.into_iter().enumerate() {
-        let mut rng = StdRng::seed_from_u64(seed().wrapping_add(100 + i as u64));
-        let (ok, err) = dispatch!(kind, V => move_inputs::<V>(&mut rng, n));
-        println!("{}: {ok} move texts accepted, {err} rejected", kind.name());
-        assert!(
-            ok > n / 20 && err > n / 4,
-            "{}: {ok} accepted, {err} rejected",
-            kind.name()
-        );
-    }
+    accepted_and_rejected(
+        "move texts",
+        100,
+        |kind, rng, n| dispatch!(kind, V => move_inputs::<V>(rng, n)),
+    );
 }
 
 /// Clocks at the top of their range: parsing and playing must not overflow.

@@ -67,16 +67,18 @@ mod tests {
 
     #[test]
     fn regular_files_are_read_and_devices_refused() {
-        let dir = std::env::temp_dir().join(format!("varia-input-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let f = dir.join("a.txt");
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a.txt");
         std::fs::write(&f, "hello\n").unwrap();
         assert_eq!(read_to_string(&f).unwrap(), "hello\n");
         let e = read_to_string(Path::new("/dev/zero")).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
         assert!(e.to_string().contains("not a regular file"), "{e}");
-        assert_eq!(read(&dir).unwrap_err().kind(), io::ErrorKind::InvalidInput);
-        let missing = read(&dir.join("missing")).unwrap_err();
+        assert_eq!(
+            read(dir.path()).unwrap_err().kind(),
+            io::ErrorKind::InvalidInput
+        );
+        let missing = read(&dir.path().join("missing")).unwrap_err();
         assert_eq!(missing.kind(), io::ErrorKind::NotFound);
         std::fs::write(&f, [0xff, 0xfe]).unwrap();
         assert_eq!(
@@ -89,6 +91,5 @@ mod tests {
         let e = read(&f).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::FileTooLarge);
         assert!(e.to_string().contains("file too large"), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

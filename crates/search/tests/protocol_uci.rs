@@ -3,17 +3,8 @@
 
 mod protocol_session;
 
-use protocol_session::{assert_legal, fen_after, start_fen, Session};
-use std::time::{Duration, Instant};
-
-const VARIANTS: [&str; 6] = [
-    "chess",
-    "giveaway",
-    "3check",
-    "atomic",
-    "losers",
-    "knightmate",
-];
+use protocol_session::{assert_legal, fen_after, fen_from_start, start_fen, Session};
+use std::time::Duration;
 
 fn bestmove(line: &str) -> String {
     line.split_whitespace()
@@ -26,6 +17,31 @@ fn bestmove(line: &str) -> String {
 fn current_fen(s: &mut Session) -> String {
     s.send("d");
     s.expect("Fen: ").trim_start_matches("Fen: ").to_string()
+}
+
+/// Checks that none of `lines` is a `bestmove`.
+fn assert_no_bestmove(lines: &[String]) {
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+}
+
+/// A UCI session past its handshake (`uci` answered by `uciok`).
+fn after_handshake() -> Session {
+    let mut s = Session::uci();
+    s.send("uci");
+    s.expect("uciok");
+    s
+}
+
+/// Checks the engine still answers `isready`, then quits it and checks the
+/// loop ends.
+fn ready_then_quit(mut s: Session) {
+    s.send("isready");
+    s.expect("readyok");
+    s.send("quit");
+    assert!(s.wait_ended(Duration::from_secs(10)));
 }
 
 #[test]
@@ -51,18 +67,13 @@ fn handshake_lists_options_and_answers_isready() {
         !lines.iter().any(|l| l.contains("suicide")),
         "never announce suicide"
     );
-    s.send("isready");
-    s.expect("readyok");
-    s.send("quit");
-    assert!(s.wait_ended(Duration::from_secs(10)));
+    ready_then_quit(s);
 }
 
 #[test]
 fn go_depth_plays_a_legal_move_in_every_variant() {
-    let mut s = Session::uci();
-    s.send("uci");
-    s.expect("uciok");
-    for v in VARIANTS {
+    let mut s = after_handshake();
+    for v in movegen::VariantKind::protocol_names() {
         s.send(&format!("setoption name UCI_Variant value {v}"));
         s.send("ucinewgame");
         s.send("position startpos moves e2e4");
@@ -78,7 +89,7 @@ fn go_depth_plays_a_legal_move_in_every_variant() {
                 && l.contains(" pv ")),
             "{v}: {lines:?}"
         );
-        let after_e4 = fen_after(v, &start_fen(v), &["e2e4"]);
+        let after_e4 = fen_from_start(v, &["e2e4"]);
         let m = bestmove(lines.last().unwrap());
         assert_legal(v, &after_e4, &m);
         // The engine's own idea of the position agrees.
@@ -110,32 +121,14 @@ fn stop_ends_an_infinite_search_and_isready_answers_during_it() {
     s.send("position startpos moves d2d4 d7d5");
     s.send("go infinite");
     s.expect("info depth 3 ");
-    s.send("isready");
-    let lines = s.until("readyok", |l| l == "readyok");
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "{lines:?}"
-    );
+    assert_no_bestmove(&s.until_ready());
     // No bestmove before stop, however long it runs.
-    let quiet = s.drain(Duration::from_millis(300));
-    assert!(
-        !quiet.iter().any(|l| l.starts_with("bestmove")),
-        "{quiet:?}"
-    );
+    assert_no_bestmove(&s.drain(Duration::from_millis(300)));
     s.send("stop");
     let m = bestmove(&s.expect("bestmove"));
-    assert_legal(
-        "chess",
-        &fen_after("chess", &start_fen("chess"), &["d2d4", "d7d5"]),
-        &m,
-    );
+    assert_legal("chess", &fen_from_start("chess", &["d2d4", "d7d5"]), &m);
     // Exactly one bestmove, and the engine goes on.
-    s.send("isready");
-    let lines = s.until("readyok", |l| l == "readyok");
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "{lines:?}"
-    );
+    assert_no_bestmove(&s.until_ready());
     // `go` with no limit at all is infinite too; a stop right after `go` is not lost.
     s.send("go");
     s.send("stop");
@@ -150,11 +143,7 @@ fn infinite_search_of_a_finished_game_waits_for_stop() {
     // Checkmated: no move at all.
     s.send("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1");
     s.send("go infinite");
-    let quiet = s.drain(Duration::from_millis(200));
-    assert!(
-        !quiet.iter().any(|l| l.starts_with("bestmove")),
-        "{quiet:?}"
-    );
+    assert_no_bestmove(&s.drain(Duration::from_millis(200)));
     s.send("stop");
     assert_eq!(s.expect("bestmove"), "bestmove 0000");
     s.send("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1");
@@ -201,12 +190,7 @@ fn end_of_input_stops_a_limited_search_and_prints_its_move() {
         let mut s = Session::uci();
         s.send_all(&["position startpos", go]);
         s.expect("info depth 1 ");
-        let t = Instant::now();
-        let rest = s.finish();
-        assert!(
-            t.elapsed() < Duration::from_secs(20),
-            "{go}: the search went on after the end of input"
-        );
+        let rest = s.finish_within(Duration::from_secs(20), go);
         let last = rest.last().expect("output");
         assert!(last.starts_with("bestmove "), "{go}: {rest:?}");
         assert_legal("chess", &start_fen("chess"), &bestmove(last));
@@ -236,9 +220,7 @@ fn bestmoves_and_readyok(s: &mut Session, n: usize) -> Vec<String> {
 
 #[test]
 fn every_go_gets_its_bestmove_even_while_a_search_is_stopping() {
-    let mut s = Session::uci();
-    s.send("uci");
-    s.expect("uciok");
+    let mut s = after_handshake();
     // The script: go right after stop, before the bestmove.
     s.send_all(&[
         "position startpos",
@@ -251,11 +233,7 @@ fn every_go_gets_its_bestmove_even_while_a_search_is_stopping() {
     let moves = bestmoves_and_readyok(&mut s, 2);
     assert_legal("chess", &start_fen("chess"), &moves[0]);
     // The queued go searched the position it was given.
-    assert_legal(
-        "chess",
-        &fen_after("chess", &start_fen("chess"), &["e2e4"]),
-        &moves[1],
-    );
+    assert_legal("chess", &fen_from_start("chess", &["e2e4"]), &moves[1]);
     // A go while a limited search runs waits for it.
     s.send_all(&["position startpos", "go depth 4", "go depth 2", "isready"]);
     let moves = bestmoves_and_readyok(&mut s, 2);
@@ -327,8 +305,7 @@ fn garbage_gets_error_replies_and_the_engine_goes_on() {
     s.send("");
     s.send("   ");
     s.send("setoption name EvalFile value");
-    s.send("isready");
-    let lines = s.until("readyok", |l| l == "readyok");
+    let lines = s.until_ready();
     assert_eq!(
         lines,
         vec!["readyok".to_string()],
@@ -372,7 +349,7 @@ fn illegal_moves_keep_the_position_up_to_the_last_legal_move() {
         err.contains("e1e3") && err.contains("move 3") && err.contains("2 legal moves"),
         "{err}"
     );
-    let want = fen_after("chess", &start_fen("chess"), &["e2e4", "e7e5"]);
+    let want = fen_from_start("chess", &["e2e4", "e7e5"]);
     assert_eq!(current_fen(&mut s), want);
     s.send("position startpos moves e2e4 zz99");
     let err = s.expect("info string error");
@@ -386,10 +363,7 @@ fn illegal_moves_keep_the_position_up_to_the_last_legal_move() {
     s.send("position startpos moves e2e4");
     s.send("position fen not a fen");
     s.expect("info string error bad FEN");
-    assert_eq!(
-        current_fen(&mut s),
-        fen_after("knightmate", &start_fen("knightmate"), &["e2e4"])
-    );
+    assert_eq!(current_fen(&mut s), fen_from_start("knightmate", &["e2e4"]));
     s.send("quit");
 }
 
@@ -443,8 +417,7 @@ fn eval_file_loads_for_its_variant() {
     let mut s = Session::uci();
     s.send("setoption name UCI_Variant value atomic");
     s.send(&format!("setoption name EvalFile value {}", path.display()));
-    s.send("isready");
-    let lines = s.until("readyok", |l| l == "readyok");
+    let lines = s.until_ready();
     assert_eq!(lines, vec!["readyok".to_string()], "the file loads");
     // The file is for atomic: switching the variant reports it and falls back.
     s.send("setoption name UCI_Variant value chess");
@@ -470,11 +443,7 @@ fn threads_and_hash_options_search_normally() {
     s.send("position startpos moves e2e4 d7d5");
     s.send("go wtime 2000 btime 2000 winc 10 binc 10");
     let m = bestmove(&s.expect("bestmove"));
-    assert_legal(
-        "losers",
-        &fen_after("losers", &start_fen("losers"), &["e2e4", "d7d5"]),
-        &m,
-    );
+    assert_legal("losers", &fen_from_start("losers", &["e2e4", "d7d5"]), &m);
     assert_eq!(m, "e4d5", "captures are forced in losers");
     s.send("go movetime 100");
     s.expect("bestmove");
@@ -510,17 +479,12 @@ fn bench_answers_the_signature_and_rejects_a_bad_depth() {
         let err = s.expect("info string error");
         assert!(err.starts_with("info string error bench: "), "{bad}: {err}");
     }
-    s.send("isready");
-    s.expect("readyok");
-    s.send("quit");
-    assert!(s.wait_ended(Duration::from_secs(10)));
+    ready_then_quit(s);
 }
 
 #[test]
 fn move_overhead_option_is_checked_and_comes_off_the_clock() {
-    let mut s = Session::uci();
-    s.send("uci");
-    s.expect("uciok");
+    let mut s = after_handshake();
     for bad in ["-1", "5001", "x", ""] {
         s.send(&format!("setoption name Move Overhead value {bad}"));
         let e = s.expect("info string error");
@@ -530,27 +494,19 @@ fn move_overhead_option_is_checked_and_comes_off_the_clock() {
     // move comes long before the five seconds.
     s.send("setoption name Move Overhead value 5000");
     s.send("position startpos");
-    let t = Instant::now();
-    s.send("go movetime 5000");
-    let m = bestmove(&s.expect("bestmove"));
-    assert!(
-        t.elapsed() < Duration::from_millis(2500),
-        "{:?}",
-        t.elapsed()
-    );
+    let (reply, took) = s.timed("go movetime 5000", "bestmove");
+    let m = bestmove(&reply);
+    assert!(took < Duration::from_millis(2500), "{took:?}");
     assert_legal("chess", &start_fen("chess"), &m);
     s.send("setoption name Move Overhead value 0");
-    s.send("isready");
-    let lines = s.until("readyok", |l| l == "readyok");
+    let lines = s.until_ready();
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
     s.send("quit");
 }
 
 #[test]
 fn pondering_waits_for_ponderhit_or_stop() {
-    let mut s = Session::uci();
-    s.send("uci");
-    s.expect("uciok");
+    let mut s = after_handshake();
     s.send("setoption name Ponder value maybe");
     assert!(s.expect("info string error").contains("bad Ponder value"));
     s.send("setoption name Ponder value true");
@@ -561,48 +517,34 @@ fn pondering_waits_for_ponderhit_or_stop() {
     let words: Vec<&str> = line.split_whitespace().collect();
     assert_eq!(words.len(), 4, "{line}");
     assert_eq!(words[2], "ponder", "{line}");
-    let after_e4 = fen_after("chess", &start_fen("chess"), &["e2e4"]);
+    let after_e4 = fen_from_start("chess", &["e2e4"]);
     let after_best = assert_legal("chess", &after_e4, words[1]);
     assert_legal("chess", &after_best, words[3]);
     // A ponder search that ends by itself (depth 2) still waits for the hit.
     s.send("position startpos moves e2e4 e7e5");
     s.send("go ponder depth 2");
     s.expect("info depth 2 ");
-    let quiet = s.drain(Duration::from_millis(300));
-    assert!(
-        !quiet.iter().any(|l| l.starts_with("bestmove")),
-        "{quiet:?}"
-    );
+    assert_no_bestmove(&s.drain(Duration::from_millis(300)));
     s.send("ponderhit");
-    let after_e5 = fen_after("chess", &start_fen("chess"), &["e2e4", "e7e5"]);
+    let after_e5 = fen_from_start("chess", &["e2e4", "e7e5"]);
     assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
     // The time limit counts from the hit: 200 ms of movetime are long
     // gone, but pondering goes on until ponderhit, then the move comes.
     s.send("go ponder movetime 200");
-    let quiet = s.drain(Duration::from_millis(600));
-    assert!(
-        !quiet.iter().any(|l| l.starts_with("bestmove")),
-        "{quiet:?}"
-    );
+    assert_no_bestmove(&s.drain(Duration::from_millis(600)));
     s.send("ponderhit");
     assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
     // stop during pondering answers at once.
     s.send("go ponder wtime 60000 btime 60000");
     s.expect("info depth 2 ");
-    let t = Instant::now();
-    s.send("stop");
-    assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
-    assert!(t.elapsed() < Duration::from_secs(5));
+    let (reply, took) = s.timed("stop", "bestmove");
+    assert_legal("chess", &after_e5, &bestmove(&reply));
+    assert!(took < Duration::from_secs(5), "{took:?}");
     // A clock search after ponderhit ends by itself (no stop needed).
     s.send("go ponder wtime 3000 btime 3000");
     s.expect("info depth 1 ");
     s.send("ponderhit");
     assert_legal("chess", &after_e5, &bestmove(&s.expect("bestmove")));
-    s.send("isready");
-    let lines = s.until("readyok", |l| l == "readyok");
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "{lines:?}"
-    );
+    assert_no_bestmove(&s.until_ready());
     s.send("quit");
 }

@@ -24,11 +24,10 @@ fn nodes_of_depth_6(s: &mut Session) -> u64 {
 
 #[test]
 fn search_file_is_announced_loaded_and_checked() {
-    let dir = std::env::temp_dir().join(format!("varia-uci-search-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let no_null_move = dir.join("no-null-move.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let no_null_move = dir.path().join("no-null-move.toml");
     std::fs::write(&no_null_move, "nmp_min_depth = 121\n").unwrap();
-    let bad = dir.join("bad.toml");
+    let bad = dir.path().join("bad.toml");
     std::fs::write(&bad, "rfp_margn = 90\n").unwrap();
 
     let mut s = Session::uci();
@@ -72,5 +71,4 @@ fn search_file_is_announced_loaded_and_checked() {
         "<empty> restores the defaults"
     );
     s.send("quit");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,8 +3,8 @@
 
 mod protocol_session;
 
-use protocol_session::{assert_legal, fen_after, start_fen, Session};
-use std::time::{Duration, Instant};
+use protocol_session::{assert_legal, fen_after, fen_from_start, start_fen, Session};
+use std::time::Duration;
 
 const VARIANTS: [&str; 6] = [
     "normal",
@@ -30,6 +30,14 @@ fn engine_move(line: &str) -> String {
         .to_string()
 }
 
+/// The engine's next move, checked legal in `variant` after `moves` from its
+/// start position.
+fn legal_reply(s: &mut Session, variant: &str, moves: &[&str]) -> String {
+    let m = engine_move(&s.expect("move "));
+    assert_legal(variant, &fen_from_start(variant, moves), &m);
+    m
+}
+
 /// Sends `ping n` and returns everything up to the `pong n`.
 fn sync(s: &mut Session, n: u32) -> Vec<String> {
     s.send(&format!("ping {n}"));
@@ -39,10 +47,14 @@ fn sync(s: &mut Session, n: u32) -> Vec<String> {
     lines
 }
 
-fn handshake(s: &mut Session) {
+/// A CECP session past its handshake (`xboard`, `protover 2`, the first
+/// `feature` line).
+fn after_handshake() -> Session {
+    let mut s = Session::xboard();
     s.send("xboard");
     s.send("protover 2");
     s.expect("feature ");
+    s
 }
 
 #[test]
@@ -99,8 +111,7 @@ fn protover_announces_exactly_the_implemented_features() {
 
 #[test]
 fn every_variant_answers_a_user_move_with_a_legal_move() {
-    let mut s = Session::xboard();
-    handshake(&mut s);
+    let mut s = after_handshake();
     for v in VARIANTS {
         s.send("new");
         s.send(&format!("variant {v}"));
@@ -109,7 +120,7 @@ fn every_variant_answers_a_user_move_with_a_legal_move() {
         s.send("usermove e2e3");
         let lines = s.until("move", |l| l.starts_with("move "));
         let m = engine_move(lines.last().unwrap());
-        let after = fen_after(name(v), &start_fen(name(v)), &["e2e3"]);
+        let after = fen_from_start(name(v), &["e2e3"]);
         assert_legal(name(v), &after, &m);
         // Thinking output: ply score time nodes pv.
         let post: Vec<&String> = lines.iter().filter(|l| !l.starts_with("move")).collect();
@@ -140,8 +151,7 @@ fn every_variant_answers_a_user_move_with_a_legal_move() {
 
 #[test]
 fn giveaway_game_from_new_variant_usermove_go() {
-    let mut s = Session::xboard();
-    handshake(&mut s);
+    let mut s = after_handshake();
     s.send_all(&[
         "new",
         "variant giveaway",
@@ -154,23 +164,13 @@ fn giveaway_game_from_new_variant_usermove_go() {
     // White must capture: e4d5 is the only legal move.
     assert_eq!(s.expect("move "), "move e4d5");
     s.send("usermove d8d5");
-    let m = engine_move(&s.expect("move "));
-    assert_legal(
-        "giveaway",
-        &fen_after(
-            "giveaway",
-            &start_fen("giveaway"),
-            &["e2e4", "d7d5", "e4d5", "d8d5"],
-        ),
-        &m,
-    );
+    legal_reply(&mut s, "giveaway", &["e2e4", "d7d5", "e4d5", "d8d5"]);
     s.send("quit");
 }
 
 #[test]
 fn bad_setboard_illegal_moves_and_unknown_commands() {
-    let mut s = Session::xboard();
-    handshake(&mut s);
+    let mut s = after_handshake();
     s.send("new");
     s.send("force");
     s.send("setboard 8/8/8 w - - 0 1");
@@ -210,19 +210,13 @@ fn bad_setboard_illegal_moves_and_unknown_commands() {
     s.send("usermove e2e4");
     s.send("st 1");
     s.send("go");
-    let m = engine_move(&s.expect("move "));
-    assert_legal(
-        "chess",
-        &fen_after("chess", &start_fen("chess"), &["e2e4"]),
-        &m,
-    );
+    legal_reply(&mut s, "chess", &["e2e4"]);
     s.send("quit");
 }
 
 #[test]
 fn pong_comes_after_the_move_being_thought_about() {
-    let mut s = Session::xboard();
-    handshake(&mut s);
+    let mut s = after_handshake();
     s.send_all(&["new", "st 0.5", "usermove e2e4", "ping 42"]);
     let lines = s.until("pong 42", |l| l == "pong 42");
     assert!(
@@ -240,8 +234,7 @@ fn pong_comes_after_the_move_being_thought_about() {
 
 #[test]
 fn force_mode_plays_no_moves_and_go_plays_the_side_to_move() {
-    let mut s = Session::xboard();
-    handshake(&mut s);
+    let mut s = after_handshake();
     s.send_all(&[
         "new",
         "variant atomic",
@@ -254,24 +247,10 @@ fn force_mode_plays_no_moves_and_go_plays_the_side_to_move() {
     assert!(lines.is_empty(), "no engine move in force mode: {lines:?}");
     s.send("sd 3");
     s.send("go");
-    let m = engine_move(&s.expect("move "));
-    assert_legal(
-        "atomic",
-        &fen_after("atomic", &start_fen("atomic"), &["e2e4", "e7e5", "g1f3"]),
-        &m,
-    );
+    let m = legal_reply(&mut s, "atomic", &["e2e4", "e7e5", "g1f3"]);
     // The engine now plays Black: a user move for White gets an answer.
     s.send("usermove a2a3");
-    let m2 = engine_move(&s.expect("move "));
-    assert_legal(
-        "atomic",
-        &fen_after(
-            "atomic",
-            &start_fen("atomic"),
-            &["e2e4", "e7e5", "g1f3", &m, "a2a3"],
-        ),
-        &m2,
-    );
+    legal_reply(&mut s, "atomic", &["e2e4", "e7e5", "g1f3", &m, "a2a3"]);
     // force stops a search in progress: no move comes.
     s.send_all(&["st 30", "force", "usermove b2b3", "go", "force", "ping 9"]);
     let lines = s.until("pong 9", |l| l == "pong 9");
@@ -281,14 +260,12 @@ fn force_mode_plays_no_moves_and_go_plays_the_side_to_move() {
 
 #[test]
 fn move_now_and_result_during_search() {
-    let mut s = Session::xboard();
-    handshake(&mut s);
+    let mut s = after_handshake();
     s.send_all(&["new", "st 60", "force", "go"]);
     std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    s.send("?");
-    let m = engine_move(&s.expect("move "));
-    assert!(t.elapsed() < Duration::from_secs(10), "? must move at once");
+    let (reply, took) = s.timed("?", "move ");
+    let m = engine_move(&reply);
+    assert!(took < Duration::from_secs(10), "? must move at once");
     assert_legal("chess", &start_fen("chess"), &m);
     // result stops the search and the game: no move.
     s.send("usermove e7e5");
@@ -297,29 +274,52 @@ fn move_now_and_result_during_search() {
     assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
     // new starts over.
     s.send_all(&["new", "sd 2", "usermove d2d4"]);
-    let m = engine_move(&s.expect("move "));
-    assert_legal(
-        "chess",
-        &fen_after("chess", &start_fen("chess"), &["d2d4"]),
-        &m,
-    );
+    legal_reply(&mut s, "chess", &["d2d4"]);
     s.send("quit");
 }
 
 #[test]
 fn game_end_is_announced_after_either_sides_move() {
-    let mut s = Session::xboard();
-    handshake(&mut s);
-    // The engine mates in one.
-    s.send_all(&[
-        "new",
-        "force",
-        "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
-        "sd 4",
-        "go",
-    ]);
-    assert_eq!(s.expect("move "), "move a1a8");
-    assert_eq!(s.expect("1-0"), "1-0 {White wins by checkmate}");
+    let mut s = after_handshake();
+    // The engine ends the game with its move: (variant, FEN, depth, move,
+    // result).
+    let ends = [
+        (
+            None,
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            4,
+            "a1a8",
+            "checkmate",
+        ),
+        (
+            Some("atomic"),
+            "4k3/4q3/8/8/8/8/8/4RK2 w - - 0 1",
+            3,
+            "e1e7",
+            "king explosion",
+        ),
+        (
+            Some("3check"),
+            "4k3/8/8/8/8/8/8/R3K3 w - - 1+3 0 1",
+            3,
+            "a1a8",
+            "third check",
+        ),
+    ];
+    for (variant, fen, depth, mv, how) in ends {
+        s.send("new");
+        if let Some(v) = variant {
+            s.send(&format!("variant {v}"));
+        }
+        s.send_all(&[
+            "force",
+            &format!("setboard {fen}"),
+            &format!("sd {depth}"),
+            "go",
+        ]);
+        assert_eq!(s.expect("move "), format!("move {mv}"));
+        assert_eq!(s.expect("1-0"), format!("1-0 {{White wins by {how}}}"));
+    }
     // The opponent mates: the engine (Black) announces it instead of moving.
     s.send_all(&[
         "new",
@@ -332,28 +332,6 @@ fn game_end_is_announced_after_either_sides_move() {
     // go in a finished game announces the result again instead of moving.
     s.send("go");
     assert_eq!(s.expect("1-0"), "1-0 {White wins by checkmate}");
-    // Atomic: exploding the king.
-    s.send_all(&[
-        "new",
-        "variant atomic",
-        "force",
-        "setboard 4k3/4q3/8/8/8/8/8/4RK2 w - - 0 1",
-        "sd 3",
-        "go",
-    ]);
-    assert_eq!(s.expect("move "), "move e1e7");
-    assert_eq!(s.expect("1-0"), "1-0 {White wins by king explosion}");
-    // Threecheck: the third check.
-    s.send_all(&[
-        "new",
-        "variant 3check",
-        "force",
-        "setboard 4k3/8/8/8/8/8/8/R3K3 w - - 1+3 0 1",
-        "sd 3",
-        "go",
-    ]);
-    assert_eq!(s.expect("move "), "move a1a8");
-    assert_eq!(s.expect("1-0"), "1-0 {White wins by third check}");
     // Giveaway: Black must capture White's last piece, and White wins.
     s.send_all(&[
         "new",
@@ -377,8 +355,7 @@ fn game_end_is_announced_after_either_sides_move() {
 
 #[test]
 fn undo_remove_and_promotion_letters() {
-    let mut s = Session::xboard();
-    handshake(&mut s);
+    let mut s = after_handshake();
     // Knightmate: promotion to the commoner is `m`; to a knight is illegal.
     s.send_all(&[
         "new",
@@ -425,10 +402,9 @@ fn engine_plays_a_whole_game_against_itself_without_errors() {
     // Two engines through the protocol, short fixed-depth moves, until the
     // game ends by rule (or 120 plies).
     for v in ["atomic", "giveaway"] {
-        let mut a = Session::xboard();
-        let mut b = Session::xboard();
+        let mut a = after_handshake();
+        let mut b = after_handshake();
         for s in [&mut a, &mut b] {
-            handshake(s);
             s.send_all(&["new", &format!("variant {v}"), "sd 2"]);
         }
         a.send("go"); // a plays White
@@ -469,25 +445,18 @@ fn engine_plays_a_whole_game_against_itself_without_errors() {
 
 #[test]
 fn end_of_input_stops_the_search_and_prints_its_move() {
-    let mut s = Session::xboard();
-    handshake(&mut s);
+    let mut s = after_handshake();
     s.send_all(&["new", "st 600", "post", "usermove e2e4"]);
     s.until("thinking output", |l| l.starts_with("1 "));
-    let t = Instant::now();
-    let rest = s.finish();
-    assert!(
-        t.elapsed() < Duration::from_secs(20),
-        "the search went on after the end of input"
-    );
+    let rest = s.finish_within(Duration::from_secs(20), "usermove e2e4");
     let last = rest.last().expect("output");
-    let after_e4 = fen_after("chess", &start_fen("chess"), &["e2e4"]);
+    let after_e4 = fen_from_start("chess", &["e2e4"]);
     assert_legal("chess", &after_e4, &engine_move(last));
 }
 
 #[test]
 fn move_overhead_option_is_checked_and_comes_off_the_clock() {
-    let mut s = Session::xboard();
-    handshake(&mut s);
+    let mut s = after_handshake();
     s.send("option Move Overhead=5001");
     assert_eq!(
         s.expect("Error"),
@@ -497,19 +466,10 @@ fn move_overhead_option_is_checked_and_comes_off_the_clock() {
     assert_eq!(s.expect("Error"), "Error (unknown option): Hash Size=3");
     // 5000 ms kept back from a 5 s move: the move comes at once.
     s.send_all(&["new", "option Move Overhead=5000", "st 5"]);
-    let t = Instant::now();
-    s.send("usermove e2e4");
-    let m = engine_move(&s.expect("move "));
-    assert!(
-        t.elapsed() < Duration::from_millis(2500),
-        "{:?}",
-        t.elapsed()
-    );
-    assert_legal(
-        "chess",
-        &fen_after("chess", &start_fen("chess"), &["e2e4"]),
-        &m,
-    );
+    let (reply, took) = s.timed("usermove e2e4", "move ");
+    let m = engine_move(&reply);
+    assert!(took < Duration::from_millis(2500), "{took:?}");
+    assert_legal("chess", &fen_from_start("chess", &["e2e4"]), &m);
     s.send("quit");
 }
 
@@ -533,8 +493,7 @@ fn legal_moves(fen: &str) -> Vec<String> {
 
 #[test]
 fn hard_ponders_on_the_expected_reply_and_easy_stops_it() {
-    let mut s = Session::xboard();
-    handshake(&mut s);
+    let mut s = after_handshake();
     s.send_all(&["new", "hard", "post", "st 0.3", "usermove e2e4"]);
     let lines = s.until("the engine's move", |l| l.starts_with("move "));
     let mine = engine_move(lines.last().unwrap());
@@ -543,7 +502,7 @@ fn hard_ponders_on_the_expected_reply_and_easy_stops_it() {
     let expected = pv.get(1).unwrap_or_else(|| panic!("no reply in {pv:?}"));
     // It thinks on our time: thinking output goes on, no move, and a ping
     // is answered at once.
-    let after_mine = fen_after("chess", &start_fen("chess"), &["e2e4", &mine]);
+    let after_mine = fen_from_start("chess", &["e2e4", &mine]);
     let after_reply = assert_legal("chess", &after_mine, expected);
     let pondering = sync(&mut s, 7);
     let pondering = [pondering, s.drain(Duration::from_millis(300))].concat();
@@ -594,8 +553,7 @@ fn next_pv(s: &mut Session) -> Vec<String> {
 
 #[test]
 fn analyze_follows_the_position_until_exit() {
-    let mut s = Session::xboard();
-    handshake(&mut s);
+    let mut s = after_handshake();
     let start = start_fen("chess");
     s.send_all(&["new", "force", "analyze"]);
     // No post needed; the analysis of the start position goes on.

@@ -217,14 +217,7 @@ pub fn play_game<V: Variant>(
     players: &mut [InProcess; 2],
 ) -> Result<GamePositions> {
     let opening = to_opening(&opening::<V>(cfg, id)?);
-    let spec = GameSpec {
-        game: id,
-        round: 1,
-        pair: id,
-        opening: 0,
-        white: 0,
-        black: 1,
-    };
+    let spec = GameSpec::single(id);
     let limits = MoveLimits {
         nodes: Some(cfg.nodes.max(1)),
         ..MoveLimits::default()

@@ -33,7 +33,7 @@ pub use parallel::{perft_divide_parallel, SplitConfig};
 use anyhow::{anyhow, bail, Context as _};
 use count::HashTable;
 use movegen::{with_game, PerftStats, Position, StatColumns, Variant, VariantGame, VariantKind};
-use parallel::{divide_counts, perft_counts};
+use parallel::{divide_counts, perft_counts, Workers};
 use progress::{Progress, Units};
 use report::{DepthRow, Reporter};
 use std::path::PathBuf;
@@ -206,6 +206,16 @@ impl Settings {
     pub fn progress(&self, len: u64, units: Units, message: String) -> Progress {
         Progress::new(self.progress, len, units, message)
     }
+
+    /// The settings' pool and split, ticking `progress`: where their
+    /// parallel counts run.
+    pub(crate) fn workers<'a>(&'a self, progress: &'a Progress) -> Workers<'a> {
+        Workers {
+            pool: &self.pool,
+            split: self.split,
+            progress,
+        }
+    }
 }
 
 /// A divide with moves in UCI text, sorted.
@@ -360,14 +370,7 @@ pub(crate) fn run_position<V: Variant>(
     if divide {
         let progress = settings.progress(0, Units::Tasks, format!("{} depth {depth}", V::KIND));
         let start = Instant::now();
-        let moves = divide_counts(
-            pos,
-            depth,
-            &settings.pool,
-            settings.split,
-            &progress,
-            counter,
-        );
+        let moves = divide_counts(pos, depth, settings.workers(&progress), counter);
         let seconds = start.elapsed().as_secs_f64();
         progress.finish();
         reporter.divide(V::KIND, &fen, depth, &sorted_uci(moves), columns, seconds)?;
@@ -375,8 +378,7 @@ pub(crate) fn run_position<V: Variant>(
         for d in 1..=depth {
             let progress = settings.progress(0, Units::Tasks, format!("{} depth {d}", V::KIND));
             let start = Instant::now();
-            let counts: PerftStats =
-                perft_counts(pos, d, &settings.pool, settings.split, &progress, counter);
+            let counts: PerftStats = perft_counts(pos, d, settings.workers(&progress), counter);
             report_row::<V>(reporter, &progress, start, &fen, d, counts)?;
         }
     }

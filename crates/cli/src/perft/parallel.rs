@@ -53,6 +53,20 @@ impl SplitConfig {
     }
 }
 
+/// Where a parallel perft runs: the pool, how the tree is cut into subtasks
+/// for it, and the progress bar those subtasks tick. One value, so that
+/// every count below takes the same three things in one argument.
+#[derive(Clone, Copy)]
+pub struct Workers<'a> {
+    /// The thread pool the subtasks run on.
+    pub pool: &'a rayon::ThreadPool,
+    /// How the tree is cut into subtasks.
+    pub split: SplitConfig,
+    /// Gets its length set to the number of subtasks and one tick per
+    /// finished subtask.
+    pub progress: &'a Progress,
+}
+
 /// One subtree: the position after some plies, which root move leads to it,
 /// and the depth still to count below it.
 struct Task<V: Variant> {
@@ -104,18 +118,20 @@ fn split<V: Variant>(
     (roots, tasks)
 }
 
-/// Counts of `pos` at `depth` divided by root move, computed on `pool` with
-/// `counter`. Root moves come in generation order; an empty list at depth 0.
-/// `progress` gets its length set to the number of subtasks and one tick
-/// per finished subtask.
+/// Counts of `pos` at `depth` divided by root move, computed by `workers`
+/// with `counter`. Root moves come in generation order; an empty list at
+/// depth 0.
 pub fn divide_counts<V: Variant>(
     pos: &Position<V>,
     depth: u32,
-    pool: &rayon::ThreadPool,
-    config: SplitConfig,
-    progress: &Progress,
+    workers: Workers<'_>,
     counter: Counter<'_>,
 ) -> Vec<(Move, PerftStats)> {
+    let Workers {
+        pool,
+        split: config,
+        progress,
+    } = workers;
     if depth == 0 {
         return Vec::new();
     }
@@ -147,13 +163,11 @@ pub fn divide_counts<V: Variant>(
     roots.into_iter().zip(per_root).collect()
 }
 
-/// Counts of `pos` at `depth` with `counter`, computed on `pool`.
+/// Counts of `pos` at `depth` with `counter`, computed by `workers`.
 pub fn perft_counts<V: Variant>(
     pos: &Position<V>,
     depth: u32,
-    pool: &rayon::ThreadPool,
-    config: SplitConfig,
-    progress: &Progress,
+    workers: Workers<'_>,
     counter: Counter<'_>,
 ) -> PerftStats {
     match depth {
@@ -162,7 +176,7 @@ pub fn perft_counts<V: Variant>(
         1 if !counter.stats() => nodes(pos.count_legal()),
         _ => {
             let mut total = PerftStats::default();
-            for (_, c) in divide_counts(pos, depth, pool, config, progress, counter) {
+            for (_, c) in divide_counts(pos, depth, workers, counter) {
                 total += c;
             }
             total
@@ -170,18 +184,14 @@ pub fn perft_counts<V: Variant>(
     }
 }
 
-/// Perft of `pos` at `depth` divided by root move, computed on `pool`.
+/// Perft of `pos` at `depth` divided by root move, computed by `workers`.
 /// Root moves come in generation order; an empty list at depth 0.
-/// `progress` gets its length set to the number of subtasks and one tick
-/// per finished subtask.
 pub fn perft_divide_parallel<V: Variant>(
     pos: &Position<V>,
     depth: u32,
-    pool: &rayon::ThreadPool,
-    config: SplitConfig,
-    progress: &Progress,
+    workers: Workers<'_>,
 ) -> Vec<(Move, u64)> {
-    divide_counts(pos, depth, pool, config, progress, Counter::Nodes)
+    divide_counts(pos, depth, workers, Counter::Nodes)
         .into_iter()
         .map(|(m, c)| (m, c.nodes))
         .collect()
@@ -199,18 +209,31 @@ mod tests {
             .expect("pool")
     }
 
+    fn on<'a>(
+        pool: &'a rayon::ThreadPool,
+        split: SplitConfig,
+        progress: &'a Progress,
+    ) -> Workers<'a> {
+        Workers {
+            pool,
+            split,
+            progress,
+        }
+    }
+
     #[test]
     fn matches_sequential_divide_in_every_variant() {
         let pool = pool(2);
         let hidden = Progress::hidden();
+        let workers = on(&pool, SplitConfig::default(), &hidden);
         for kind in VariantKind::ALL {
             movegen::dispatch!(kind, V => {
                 let pos = Position::<V>::startpos();
                 for depth in 0..=4 {
-                    let par = perft_divide_parallel(&pos, depth, &pool, SplitConfig::default(), &hidden);
+                    let par = perft_divide_parallel(&pos, depth, workers);
                     assert_eq!(par, divide(&pos, depth), "{kind} depth {depth}");
                     assert_eq!(
-                        perft_counts(&pos, depth, &pool, SplitConfig::default(), &hidden, Counter::Nodes).nodes,
+                        perft_counts(&pos, depth, workers, Counter::Nodes).nodes,
                         perft(&pos, depth),
                         "{kind} depth {depth}"
                     );
@@ -230,6 +253,7 @@ mod tests {
             min_tasks: usize::MAX,
             max_plies: 4,
         };
+        let workers = on(&pool, config, &hidden);
         let fens = [
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
@@ -238,7 +262,7 @@ mod tests {
             let pos = Position::<variants::Chess>::from_fen(fen).expect("fen");
             for depth in 1..=5 {
                 assert_eq!(
-                    perft_divide_parallel(&pos, depth, &pool, config, &hidden),
+                    perft_divide_parallel(&pos, depth, workers),
                     divide(&pos, depth),
                     "{fen} depth {depth}"
                 );
@@ -249,7 +273,7 @@ mod tests {
             .expect("fen");
         for depth in 1..=4 {
             assert_eq!(
-                perft_divide_parallel(&pos, depth, &pool, config, &hidden),
+                perft_divide_parallel(&pos, depth, workers),
                 divide(&pos, depth)
             );
         }
@@ -259,6 +283,7 @@ mod tests {
     fn stats_and_hashed_counts_match_sequential() {
         let pool = pool(2);
         let hidden = Progress::hidden();
+        let workers = on(&pool, SplitConfig::fixed(2), &hidden);
         for kind in VariantKind::ALL {
             movegen::dispatch!(kind, V => {
                 let pos = Position::<V>::startpos();
@@ -272,14 +297,13 @@ mod tests {
                         (Counter::Nodes, false),
                         (Counter::HashedNodes(&nodes_table), false),
                     ] {
-                        let config = SplitConfig::fixed(2);
-                        let got = perft_counts(&pos, depth, &pool, config, &hidden, counter);
+                        let got = perft_counts(&pos, depth, workers, counter);
                         if stats {
                             assert_eq!(got, want, "{kind} depth {depth}");
                         } else {
                             assert_eq!(got, nodes(want.nodes), "{kind} depth {depth}");
                         }
-                        let per_move = divide_counts(&pos, depth, &pool, config, &hidden, counter);
+                        let per_move = divide_counts(&pos, depth, workers, counter);
                         let mut sum = if depth == 0 { nodes(1) } else { PerftStats::default() };
                         for (_, c) in per_move {
                             sum += c;

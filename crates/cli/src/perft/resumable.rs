@@ -147,14 +147,7 @@ pub fn run_position_checkpointed<V: Variant>(
                 }
                 moves
             } else {
-                sorted_uci(divide_counts(
-                    pos,
-                    d,
-                    &settings.pool,
-                    settings.split,
-                    &progress,
-                    counter,
-                ))
+                sorted_uci(divide_counts(pos, d, settings.workers(&progress), counter))
             };
             let seconds = start.elapsed().as_secs_f64();
             progress.finish();
@@ -162,7 +155,7 @@ pub fn run_position_checkpointed<V: Variant>(
         } else {
             let counts = match &resumed {
                 Some(done) => sum(done.iter().map(|r| r.counts)),
-                None => perft_counts(pos, d, &settings.pool, settings.split, &progress, counter),
+                None => perft_counts(pos, d, settings.workers(&progress), counter),
             };
             report_row::<V>(reporter, &progress, start, &fen, d, counts)?;
         }

@@ -367,11 +367,10 @@ fn report(
 /// Parallel divide of `game`'s position on the settings' pool, sorted by
 /// UCI move (for the first failing row).
 fn divide(game: &VariantGame, depth: u32, settings: &Settings) -> Vec<(String, u64)> {
+    let hidden = Progress::hidden();
     with_game!(game, V, g => sorted_uci(perft_divide_parallel(
         g.position(),
         depth,
-        &settings.pool,
-        settings.split,
-        &Progress::hidden(),
+        settings.workers(&hidden),
     )))
 }

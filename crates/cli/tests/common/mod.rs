@@ -2,9 +2,56 @@
 //! check its output. Each test crate uses a subset of them.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::io::Write as _;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+/// The chess start position.
+pub const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// "Kiwipete", the perft position with castling, en passant and promotions
+/// all within three plies.
+pub const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// The six games by the names `--variant` takes.
+pub const VARIANTS: [&str; 6] = [
+    "chess",
+    "suicide",
+    "threecheck",
+    "atomic",
+    "losers",
+    "knightmate",
+];
+
+/// `perft --variant VARIANT --depth DEPTH` followed by `extra`: the command
+/// line every perft test builds on.
+pub fn perft_args<'a>(variant: &'a str, depth: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["perft", "--variant", variant, "--depth", depth];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// `tune METHOD --variant VARIANT --params PARAMS` followed by `extra`: the
+/// command line every tuning test builds on.
+pub fn tune_args<'a>(
+    method: &'a str,
+    variant: &'a str,
+    params: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec!["tune", method, "--variant", variant, "--params", params];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// `datagen --variant VARIANT --nodes NODES` followed by `extra` (with
+/// `--games`): the command line of the tests that play games for data.
+pub fn datagen_args<'a>(variant: &'a str, nodes: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["datagen", "--variant", variant, "--nodes", nodes];
+    args.extend_from_slice(extra);
+    args
+}
 
 /// Runs `varia` with `args` and collects its output.
 pub fn varia(args: &[&str]) -> Output {
@@ -14,16 +61,27 @@ pub fn varia(args: &[&str]) -> Output {
         .expect("run varia")
 }
 
+/// Starts `varia` with `args` and the given standard streams, for the tests
+/// that talk to it, kill it or time it out while it runs.
+pub fn spawn_varia<S: AsRef<OsStr>>(
+    args: &[S],
+    stdin: Stdio,
+    stdout: Stdio,
+    stderr: Stdio,
+) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_varia"))
+        .args(args)
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(stderr)
+        .spawn()
+        .expect("varia starts")
+}
+
 /// Runs `varia` with `args` and `stdin` piped in (then closed), and collects
 /// its output.
 pub fn varia_with_stdin(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_varia"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("varia starts");
+    let mut child = spawn_varia(args, Stdio::piped(), Stdio::piped(), Stdio::piped());
     let mut input = child.stdin.take().expect("stdin is piped");
     input.write_all(stdin.as_bytes()).expect("stdin written");
     drop(input);
@@ -56,6 +114,14 @@ pub fn ok_stdout(o: &Output) -> String {
         String::from_utf8_lossy(&o.stderr)
     );
     stdout(o)
+}
+
+/// Writes `contents` to the file `name` in `dir` (a test's temporary
+/// directory) and returns its path.
+pub fn write_file(dir: &Path, name: &str, contents: &str) -> PathBuf {
+    let file = dir.join(name);
+    std::fs::write(&file, contents).expect("write a test input file");
+    file
 }
 
 /// A temporary path as the `&str` argument the binary takes.

@@ -20,15 +20,9 @@ use crate::types::Role;
 
 /// FIDE promotion choices (queen first: the likeliest move first).
 pub(crate) const FIDE_PROMOTIONS: &[Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
-/// The FIDE set of pieces.
-pub(crate) const FIDE_ROLES: &[Role] = &[
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
+/// The FIDE set of pieces: every role before the commoner (the only
+/// non-FIDE one, last in [`Role::ALL`]).
+pub(crate) const FIDE_ROLES: &[Role] = Role::ALL.split_at(Role::Commoner as usize).0;
 /// The FIDE start position.
 pub(crate) const FIDE_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

@@ -110,6 +110,22 @@ impl Session {
         .unwrap_or_default()
     }
 
+    /// Sends `isready` and returns every line up to its `readyok` (that
+    /// last): what the engine said before it was ready again.
+    pub fn until_ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until("readyok", |l| l == "readyok")
+    }
+
+    /// Sends `line` and reads up to the line starting with `prefix`: that line
+    /// and how long it took to come.
+    pub fn timed(&mut self, line: &str, prefix: &str) -> (String, Duration) {
+        let t = Instant::now();
+        self.send(line);
+        let reply = self.expect(prefix);
+        (reply, t.elapsed())
+    }
+
     /// Everything that arrives within `wait`.
     pub fn drain(&mut self, wait: Duration) -> Vec<String> {
         let deadline = Instant::now() + wait;
@@ -135,6 +151,19 @@ impl Session {
             std::thread::sleep(Duration::from_millis(5));
         }
         engine.join().expect("no panic").expect("no I/O error");
+        rest
+    }
+
+    /// [`Session::finish`], checking that the loop ends within `limit` (a
+    /// search running at the end of input stops instead of going on); `what`
+    /// names the search in the failure message.
+    pub fn finish_within(self, limit: Duration, what: &str) -> Vec<String> {
+        let t = Instant::now();
+        let rest = self.finish();
+        assert!(
+            t.elapsed() < limit,
+            "{what}: the search went on after the end of input"
+        );
         rest
     }
 
@@ -172,6 +201,12 @@ pub fn fen_after(variant: &str, fen: &str, moves: &[&str]) -> String {
         f = assert_legal(variant, &f, m);
     }
     f
+}
+
+/// The FEN after playing `moves` (UCI) from the start position of the game
+/// named `variant` (its protocol name).
+pub fn fen_from_start(variant: &str, moves: &[&str]) -> String {
+    fen_after(variant, &start_fen(variant), moves)
 }
 
 /// The start FEN of a game named by its protocol name.
