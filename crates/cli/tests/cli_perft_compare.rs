@@ -13,38 +13,10 @@
 //! `VARIA_FAIRY_STOCKFISH` and is skipped, with a message, when it is unset
 //! or names no file.
 
+mod common;
+use common::fake_engine;
 use std::path::PathBuf;
 use std::process::{Command, Output};
-use std::sync::OnceLock;
-
-/// The fake engine's binary, built on first use.
-fn fake_engine() -> &'static PathBuf {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let status = Command::new(option_env!("CARGO").unwrap_or("cargo"))
-            .args([
-                "build",
-                "--quiet",
-                "--profile",
-                "test",
-                "-p",
-                "fake-engines",
-            ])
-            .args(["--bin", "fake-engine"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building fake-engine failed");
-        let exe = std::env::current_exe().expect("the test binary has a path");
-        let dir = exe
-            .parent()
-            .and_then(|d| d.parent())
-            .expect("target/<profile>/deps");
-        let bin = dir.join(format!("fake-engine{}", std::env::consts::EXE_SUFFIX));
-        assert!(bin.is_file(), "no {}", bin.display());
-        bin
-    })
-}
 
 fn compare(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_varia"))

@@ -4,15 +4,6 @@
 mod common;
 use common::*;
 
-/// A trace's column line and rows: the settings block and the checksum
-/// column left out.
-fn trace_table(t: &str) -> Vec<String> {
-    t.lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.rsplit_once(',').expect("a checksum column").0.to_string())
-        .collect()
-}
-
 #[test]
 fn datagen_then_texel_then_spsa() {
     let dir = tempfile::tempdir().unwrap();

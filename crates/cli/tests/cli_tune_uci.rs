@@ -14,38 +14,8 @@
 
 mod common;
 use common::*;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
-
-/// The fake engine's binary, built on first use.
-fn fake_engine() -> &'static PathBuf {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let status = Command::new(option_env!("CARGO").unwrap_or("cargo"))
-            .args([
-                "build",
-                "--quiet",
-                "--profile",
-                "test",
-                "-p",
-                "fake-engines",
-            ])
-            .args(["--bin", "fake-engine"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building fake-engine failed");
-        let exe = std::env::current_exe().expect("the test binary has a path");
-        let dir = exe
-            .parent()
-            .and_then(|d| d.parent())
-            .expect("target/<profile>/deps");
-        let bin = dir.join(format!("fake-engine{}", std::env::consts::EXE_SUFFIX));
-        assert!(bin.is_file(), "no {}", bin.display());
-        bin
-    })
-}
+use std::path::Path;
+use std::process::Output;
 
 /// `--engine cmd=<fake engine> args=uci --tunable`.
 fn fake_cmd() -> String {
@@ -82,15 +52,6 @@ fn tune_fake(out: &Path, params: &[&str], iterations: &str, extra: &[&str]) -> O
     }
     args.extend_from_slice(extra);
     varia(&args)
-}
-
-/// A trace's column line and rows: the settings block and the checksum
-/// column left out.
-fn trace_table(t: &str) -> Vec<String> {
-    t.lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.rsplit_once(',').expect("a checksum column").0.to_string())
-        .collect()
 }
 
 #[test]
@@ -131,56 +92,31 @@ fn bad_unknown_and_out_of_range_params_are_one_line_errors() {
         &tune_fake(&out, &["Blunder=5,0,9"], "2", &["--weights", path(&w)]),
         &["--weights", "--engine"],
     );
+    // `tune spsa --variant VARIANT --out OUT` followed by `extra`.
+    let spsa = |variant: &str, extra: &[&str]| {
+        let mut args = vec!["tune", "spsa", "--variant", variant, "--out", path(&out)];
+        args.extend_from_slice(extra);
+        varia(&args)
+    };
     assert_one_line_error(
-        &varia(&[
-            "tune",
-            "spsa",
-            "--variant",
+        &spsa(
             "chess",
-            "--param",
-            "Blunder=5,0,9",
-            "--out",
-            path(&out),
-            "--weights",
-            path(&w),
-        ]),
+            &["--param", "Blunder=5,0,9", "--weights", path(&w)],
+        ),
         &["--param and --each tune an external engine"],
     );
     // An engine that is not external, or does not play the variant.
+    let one_param = ["--each", "nodes=1", "--param", "Blunder=5,0,9"];
     assert_one_line_error(
-        &varia(&[
-            "tune",
-            "spsa",
-            "--variant",
-            "chess",
-            "--engine",
-            "name=x",
-            "--each",
-            "nodes=1",
-            "--param",
-            "Blunder=5,0,9",
-            "--out",
-            path(&out),
-        ]),
+        &spsa("chess", &[&["--engine", "name=x"][..], &one_param].concat()),
         &["--engine needs cmd="],
     );
     let cmd = fake_cmd();
     assert_one_line_error(
-        &varia(&[
-            "tune",
-            "spsa",
-            "--variant",
+        &spsa(
             "suicide",
-            "--engine",
-            &cmd,
-            "args=uci --tunable",
-            "--each",
-            "nodes=1",
-            "--param",
-            "Blunder=5,0,9",
-            "--out",
-            path(&out),
-        ]),
+            &[&["--engine", &cmd, "args=uci --tunable"][..], &one_param].concat(),
+        ),
         &["does not play giveaway"],
     );
 }

@@ -6,6 +6,7 @@ use std::ffi::OsStr;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
 
 /// The chess start position.
 pub const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -165,4 +166,44 @@ pub fn with_fresh_checksums(text: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The `fake-engine` binary (crates/fake-engines), built on first use with
+/// the cargo that runs the tests: only a package's own integration tests get
+/// `CARGO_BIN_EXE_<name>`, and the commands under test are varia's.
+pub fn fake_engine() -> &'static PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let status = Command::new(option_env!("CARGO").unwrap_or("cargo"))
+            .args([
+                "build",
+                "--quiet",
+                "--profile",
+                "test",
+                "-p",
+                "fake-engines",
+            ])
+            .args(["--bin", "fake-engine"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building fake-engine failed");
+        let exe = std::env::current_exe().expect("the test binary has a path");
+        let dir = exe
+            .parent()
+            .and_then(|d| d.parent())
+            .expect("target/<profile>/deps");
+        let bin = dir.join(format!("fake-engine{}", std::env::consts::EXE_SUFFIX));
+        assert!(bin.is_file(), "no {}", bin.display());
+        bin
+    })
+}
+
+/// A trace's column line and rows: the settings block and the checksum
+/// column left out.
+pub fn trace_table(t: &str) -> Vec<String> {
+    t.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.rsplit_once(',').expect("a checksum column").0.to_string())
+        .collect()
 }
