@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod chart;
 pub mod engine_config;
 pub mod external;
 pub mod game;
