@@ -15,6 +15,7 @@ pub mod game;
 pub mod openings;
 pub mod pgn;
 pub mod player;
+pub mod plot;
 pub mod record;
 pub mod results;
 pub mod runner;
