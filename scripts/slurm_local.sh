@@ -29,7 +29,8 @@
 #   VARIA_BIN     the varia binary (default: target/release/varia of this
 #                 checkout; the first argument wins)
 #   KEEP_TMP      if set, keep the temporary directory (logs) and print it
-#   SLURM_TIMEOUT seconds to wait for the node and for each job array (60)
+#   SLURM_TIMEOUT seconds to wait for the node, for each job array and for
+#                 the ssh run (60)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,16 +44,29 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/varia-cluster.XXXXXX")
 chmod 700 "$tmp"
-pids=()          # daemons started here, stopped in this order's reverse
+# Daemons started here, stopped in this order's reverse. Each runs in a
+# session of its own (setsid), so that Ctrl-C reaches only this script and
+# the commands it waits for; cleanup then cancels the jobs before it stops
+# the daemons in order.
+pids=()
 made_run_sshd=   # /run/sshd created here (sshd's privilege separation dir)
+ctld_pid=        # our slurmctld, once started
+running=         # the command bounded() is waiting for
 failures=0
 
 cleanup() {
     local status=$?
     trap - EXIT INT TERM
-    if [ -n "${SLURM_CONF:-}" ] && [ -f "$SLURM_CONF" ] && command -v scancel >/dev/null; then
-        scancel --quiet --user "$(id -un)" >/dev/null 2>&1 || true
+    # Jobs still queued or running go first, while our controller is up.
+    if [ -n "$ctld_pid" ] && kill -0 "$ctld_pid" 2>/dev/null; then
+        timeout 5 scancel --quiet --user "$(id -un)" >/dev/null 2>&1 || true
+        local n=0
+        while [ -n "$(timeout 2 squeue -h 2>/dev/null)" ] && [ $n -lt 25 ]; do
+            sleep 0.2
+            n=$((n + 1))
+        done
     fi
+    [ -n "$running" ] && kill "$running" 2>/dev/null
     local i
     for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
         kill "${pids[i]}" 2>/dev/null || true
@@ -67,6 +81,15 @@ cleanup() {
         kill -9 "${pids[i]}" 2>/dev/null || true
         wait "${pids[i]}" 2>/dev/null || true
     done
+    # A job step whose slurmd is gone lingers; ours carry our SLURM_CONF.
+    if [ -n "${SLURM_CONF:-}" ]; then
+        local p
+        for p in $(pgrep -x slurmstepd 2>/dev/null); do
+            if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "SLURM_CONF=$SLURM_CONF"; then
+                kill -9 "$p" 2>/dev/null || true
+            fi
+        done
+    fi
     [ -n "$made_run_sshd" ] && rmdir /run/sshd 2>/dev/null
     if [ -n "${KEEP_TMP:-}" ]; then
         echo "kept $tmp" >&2
@@ -89,8 +112,7 @@ fail() {
 missing() {
     local c
     for c in "$@"; do
-        command -v "$c" >/dev/null || PATH=$PATH:/usr/sbin:/sbin command -v "$c" >/dev/null ||
-            { echo "$c"; return; }
+        command -v "$c" >/dev/null || { echo "$c"; return; }
     done
 }
 
@@ -119,6 +141,53 @@ wait_for() {
     done
 }
 
+# Runs the command after $1 with a limit of $1 seconds (then it is killed)
+# and returns its status. It runs in the background while this shell waits
+# in short sleeps: a command that handles Ctrl-C itself and exits normally
+# (timeout, GNU parallel) would make bash skip the INT trap if it ran in the
+# foreground, and the script would carry on.
+bounded() {
+    local limit=$1 n=0 status=0
+    shift
+    "$@" &
+    running=$!
+    while kill -0 "$running" 2>/dev/null; do
+        [ $n -ge $((limit * 5)) ] && kill "$running" 2>/dev/null
+        sleep 0.2
+        n=$((n + 1))
+    done
+    wait "$running" || status=$?
+    running=
+    return "$status"
+}
+
+# `sbatch ARGS...` of a job array, then waits (up to SLURM_TIMEOUT seconds)
+# until none of its tasks is queued or running and succeeds if every task
+# completed with exit code 0. It polls squeue itself: `sbatch --wait` sleeps
+# up to half a minute between its checks. The variables exported to sbatch
+# reach the tasks (sbatch's default --export=ALL).
+run_array() {
+    local out id n=0 bad
+    out=$(sbatch --parsable "$@") || return 1
+    id=${out%%;*}
+    echo "Submitted batch job $id"
+    while [ -n "$(squeue -h -j "$id" 2>/dev/null)" ]; do
+        if [ $n -ge $((SLURM_TIMEOUT * 5)) ]; then
+            echo "job $id not done after $SLURM_TIMEOUT s"
+            scancel "$id"
+            return 1
+        fi
+        sleep 0.2
+        n=$((n + 1))
+    done
+    # One line per array task; each must be COMPLETED with ExitCode=0:0.
+    bad=$(scontrol -o show job "$id" | grep -v 'JobState=COMPLETED .* ExitCode=0:0' || true)
+    if [ -n "$bad" ]; then
+        echo "$bad" | grep -o 'JobId=[0-9]* ArrayJobId=[0-9]* ArrayTaskId=[0-9]*\|JobState=[A-Z_]*\|ExitCode=[0-9:]*' | tr '\n' ' '
+        return 1
+    fi
+}
+
 # The depth-N row of a perft CSV without its timing columns.
 perft_total() { tail -1 "$1" | cut -d, -f1-4; }
 
@@ -128,6 +197,7 @@ match_games() { grep -v '^#' "$1" | tail -n +2 | cut -d, -f1-10,12; }
 # The pairing lines of `varia match` / `varia match-merge` output.
 pairing_lines() { grep ' vs ' "$1"; }
 
+# Debian puts the daemons in /usr/sbin, which a user's PATH may lack.
 PATH=$PATH:/usr/sbin:/sbin
 
 # ---------------------------------------------------------------- Slurm ----
@@ -150,12 +220,12 @@ slurm_part() {
     dd if=/dev/urandom of="$s/munge/munge.key" bs=1024 count=1 status=none
     chmod 400 "$s/munge/munge.key"
     local socket=$s/munge/munge.socket
-    munged --foreground --force --key-file="$s/munge/munge.key" --socket="$socket" \
+    setsid munged --foreground --force --key-file="$s/munge/munge.key" --socket="$socket" \
         --pid-file="$s/munge/munged.pid" --seed-file="$s/munge/munged.seed" \
         --log-file="$s/log/munged.log" >/dev/null 2>&1 &
     pids+=($!)
     if ! wait_for 10 test -S "$socket"; then
-        fail "slurm: munged did not start (see $s/log/munged.log)"
+        fail "slurm: munged did not start (KEEP_TMP=1 keeps its log)"
         return
     fi
 
@@ -196,13 +266,14 @@ MailProg=/bin/true
 NodeName=localhost CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
-    slurmctld -D -i -f "$SLURM_CONF" >"$s/log/slurmctld.out" 2>&1 &
-    pids+=($!)
-    slurmd -D -N localhost -f "$SLURM_CONF" >"$s/log/slurmd.out" 2>&1 &
+    setsid slurmctld -D -i -f "$SLURM_CONF" >"$s/log/slurmctld.out" 2>&1 &
+    ctld_pid=$!
+    pids+=("$ctld_pid")
+    setsid slurmd -D -N localhost -f "$SLURM_CONF" >"$s/log/slurmd.out" 2>&1 &
     pids+=($!)
     node_idle() { sinfo -h -N -o '%T' | grep -qx 'idle'; }
     if ! wait_for "$SLURM_TIMEOUT" node_idle; then
-        fail "slurm: the node did not come up idle (see $s/log)"
+        fail "slurm: the node did not come up idle (KEEP_TMP=1 keeps the logs)"
         return
     fi
     echo "slurm: one node, $cpus CPUs, ${mem}M, controller on port $ctld_port"
@@ -215,15 +286,15 @@ EOF
     # Perft: atomic perft(4) split at ply 2 in 4 shards (docs/perft.md).
     cd "$s/work"
     local perft_log=$s/work/perft-sbatch.txt
-    if VARIA=$VARIA_BIN OUT_DIR=perft-parts timeout "$SLURM_TIMEOUT" \
-        sbatch --wait --array=1-4 "${size[@]}" "$here/scripts/perft_slurm.sh" atomic 4 2 4 \
+    if VARIA=$VARIA_BIN OUT_DIR=perft-parts \
+        run_array --array=1-4 "${size[@]}" "$here/scripts/perft_slurm.sh" atomic 4 2 4 \
         >"$perft_log" 2>&1 &&
         "$VARIA_BIN" perft-merge perft-parts/part-*.csv --format csv --quiet >perft-merged.csv &&
         "$VARIA_BIN" perft --variant atomic --depth 4 --format csv --quiet >perft-single.csv &&
         [ "$(perft_total perft-merged.csv)" = "$(perft_total perft-single.csv)" ]; then
         pass "slurm perft: sbatch --array=1-4 scripts/perft_slurm.sh atomic 4 2 4, merged $(perft_total perft-merged.csv | cut -d, -f3-4 | tr , =) as a single run"
     else
-        fail "slurm perft (sbatch: $(tr '\n' ' ' <"$perft_log"); logs in $s/work)"
+        fail "slurm perft (sbatch: $(tr '\n' ' ' <"$perft_log"); KEEP_TMP=1 keeps the logs)"
     fi
 
     # Match: 12 games in 3 shards, each task asking for 1 CPU and 512M on
@@ -231,8 +302,8 @@ EOF
     local match=(--variant atomic --engine name=a,nodes=300 --engine name=b
         --each nodes=200 --games 12 --seed 1)
     local match_log=$s/work/match-sbatch.txt
-    if VARIA=$VARIA_BIN OUT_DIR=match-parts timeout "$SLURM_TIMEOUT" \
-        sbatch --wait --array=1-3 --cpus-per-task=1 --mem=512M \
+    if VARIA=$VARIA_BIN OUT_DIR=match-parts \
+        run_array --array=1-3 --cpus-per-task=1 --mem=512M \
         "$here/scripts/match_slurm.sh" 3 "${match[@]}" >"$match_log" 2>&1 &&
         "$VARIA_BIN" match-merge match-parts/part-*.csv --games 12 --summary match-summary.csv \
             --out match-merged.csv >match-merged.txt &&
@@ -242,7 +313,7 @@ EOF
         [ "$(match_games match-merged.csv)" = "$(match_games match-single.csv)" ]; then
         pass "slurm match: sbatch --array=1-3 scripts/match_slurm.sh 3 ..., merged the same 12 games as a single run: $(pairing_lines match-merged.txt)"
     else
-        fail "slurm match (sbatch: $(tr '\n' ' ' <"$match_log"); logs in $s/work)"
+        fail "slurm match (sbatch: $(tr '\n' ' ' <"$match_log"); KEEP_TMP=1 keeps the logs)"
     fi
     cd "$here"
 }
@@ -283,20 +354,21 @@ EOF
         mkdir -p /run/sshd
         made_run_sshd=1
     fi
-    "$(command -v sshd)" -D -e -f "$d/sshd_config" >"$d/sshd.log" 2>&1 &
+    setsid "$(command -v sshd)" -D -e -f "$d/sshd_config" >"$d/sshd.log" 2>&1 &
     pids+=($!)
     local ssh_cmd="ssh -p $port -i $d/user_key -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR"
     # shellcheck disable=SC2086
     if ! wait_for 10 $ssh_cmd "$user@127.0.0.1" true; then
-        fail "ssh: cannot log in to sshd on 127.0.0.1:$port (see $d/sshd.log)"
+        fail "ssh: cannot log in to sshd on 127.0.0.1:$port (KEEP_TMP=1 keeps its log)"
         return
     fi
     echo "ssh: sshd on 127.0.0.1:$port"
     cd "$d/work"
     # Both shards over ssh first in the list, then this machine (":"), one
     # job each: shards go to both; the joblog's Host column holds spaces.
-    if SSHLOGIN="1/$ssh_cmd $user@127.0.0.1,1/:" VARIA=$VARIA_BIN OUT_DIR=parts \
-        THREADS=1 HASH=16M "$here/scripts/perft_parallel.sh" atomic 4 2 4 \
+    if bounded "$SLURM_TIMEOUT" env SSHLOGIN="1/$ssh_cmd $user@127.0.0.1,1/:" \
+        VARIA="$VARIA_BIN" OUT_DIR=parts THREADS=1 HASH=16M \
+        "$here/scripts/perft_parallel.sh" atomic 4 2 4 \
         >merged.csv 2>parallel.err &&
         "$VARIA_BIN" perft --variant atomic --depth 4 --format csv --quiet >single.csv &&
         [ "$(perft_total merged.csv)" = "$(perft_total single.csv)" ] &&

@@ -7,8 +7,10 @@
 //! profile's binary and checks each part's verdict: PASS lines where the
 //! tools are installed (`scripts/setup_cluster_tools.sh`), a "skipped:" line
 //! where they are not. The script stops every daemon it started; if it
-//! hangs, the test stops it (SIGTERM runs its cleanup) instead of waiting.
+//! hangs, the test stops it (SIGTERM to its process group runs its
+//! cleanup) instead of waiting.
 
+use std::os::unix::process::CommandExt as _;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -53,32 +55,38 @@ fn cluster_scripts_under_local_slurm_and_sshd() {
         return;
     }
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/slurm_local.sh");
+    // Output to a file, not a pipe: nothing reads it while the script runs.
+    let logs = tempfile::tempdir().expect("temp dir");
+    let out_path = logs.path().join("slurm_local.txt");
+    let out_file = std::fs::File::create(&out_path).expect("output file");
+    // In a process group of its own, so a timeout can stop it and whatever
+    // it waits for at once.
     let mut child = Command::new("bash")
+        .process_group(0)
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_varia"))
         .env_remove("KEEP_TMP")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdout(Stdio::from(out_file.try_clone().expect("stdout file")))
+        .stderr(Stdio::from(out_file))
         .spawn()
         .expect("bash runs");
     let deadline = Instant::now() + Duration::from_secs(240);
     while child.try_wait().expect("wait").is_none() {
         if Instant::now() > deadline {
-            // SIGTERM: the script's trap stops its daemons.
-            let _ = Command::new("kill").arg(child.id().to_string()).status();
+            // SIGTERM to the group: the script's trap stops its daemons
+            // (they run in sessions of their own) and removes its files.
+            let _ = Command::new("kill")
+                .args(["-TERM", "--", &format!("-{}", child.id())])
+                .status();
             let _ = child.wait();
             panic!("scripts/slurm_local.sh took over 240 s");
         }
         std::thread::sleep(Duration::from_millis(200));
     }
-    let out = child.wait_with_output().expect("output");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    eprintln!("{stdout}{stderr}");
-    assert!(
-        out.status.success(),
-        "slurm_local.sh failed:\n{stdout}{stderr}"
-    );
+    let status = child.wait().expect("status");
+    let stdout = std::fs::read_to_string(&out_path).expect("script output");
+    eprintln!("{stdout}");
+    assert!(status.success(), "slurm_local.sh failed:\n{stdout}");
     assert!(!stdout.contains("FAIL"), "{stdout}");
     let has = |prefix: &str| stdout.lines().any(|l| l.starts_with(prefix));
     if slurm {
