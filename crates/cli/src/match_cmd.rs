@@ -614,13 +614,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    if let Some(plot) = plot {
-        plot.finish()?;
-    }
+    // The final plot is drawn even when the match failed; the match's
+    // error comes first.
+    let plotted = plot.map(crate::match_plot::LivePlot::finish);
+    let report = report?;
+    plotted.transpose()?;
     write!(
         std::io::stdout(),
         "{}",
-        report_text(&cfg, &report?, &terminations)
+        report_text(&cfg, &report, &terminations)
     )?;
     Ok(ExitCode::SUCCESS)
 }
