@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: build test native bench ratio crosscheck ci bench-signature perft-tables sprt
+.PHONY: build test native bench ratio crosscheck ci bench-signature perft-tables sprt cluster-check
 
 # Optimised build of the `varia` binary (target/release/varia).
 build:
@@ -62,3 +62,12 @@ ci:
 # make sprt SPRT_ARGS='-b HEAD~1 -v suicide -c "check extension"'
 sprt:
 	bash scripts/sprt.sh $(SPRT_ARGS)
+
+# Check the cluster scripts end to end on this machine: a one-node Slurm
+# (munged, slurmctld, slurmd) and an sshd on 127.0.0.1, started in a
+# temporary directory and stopped at the end, run perft_slurm.sh,
+# match_slurm.sh (sbatch --array) and perft_parallel.sh (ssh); each merge is
+# compared with a single run. Needs scripts/setup_cluster_tools.sh and root.
+cluster-check:
+	$(CARGO) build --release -p varia
+	bash scripts/slurm_local.sh target/release/varia

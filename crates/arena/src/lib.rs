@@ -8,12 +8,14 @@
 
 #![warn(missing_docs)]
 
+pub mod chart;
 pub mod engine_config;
 pub mod external;
 pub mod game;
 pub mod openings;
 pub mod pgn;
 pub mod player;
+pub mod plot;
 pub mod record;
 pub mod results;
 pub mod runner;

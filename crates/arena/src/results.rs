@@ -382,6 +382,18 @@ impl Tally {
         self.pairs.insert(r.pair, next);
     }
 
+    /// The statistics so far of the pairing of `a` and `b` (named in either
+    /// order), if it has games.
+    pub fn pairing(&self, a: &str, b: &str) -> Option<&PairingStats> {
+        let (a, b) = if self.rank(a) <= self.rank(b) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let key = (self.rank(a), self.rank(b), a.to_string(), b.to_string());
+        self.pairings.get(&key)
+    }
+
     /// The statistics so far, one entry per pairing.
     pub fn stats(&self) -> Vec<PairingStats> {
         self.pairings.values().cloned().collect()

@@ -16,6 +16,7 @@ mod bench;
 mod datagen;
 mod match_cmd;
 mod match_merge;
+mod match_plot;
 mod moves;
 mod openings_cmd;
 mod output;

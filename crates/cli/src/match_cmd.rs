@@ -4,7 +4,8 @@
 //! summary CSV, SPRT, resume and shards. The runner is [`arena::run`] and the
 //! engine settings are arena's ([`arena::parse_engines`]); this module groups
 //! the command line's words, turns the rest into an [`arena::MatchConfig`],
-//! shows the progress bar and prints the summary.
+//! shows the progress bar, keeps the `--plot` up to date
+//! ([`crate::match_plot`]) and prints the summary.
 //!
 //! Option names follow cutechess-cli and fastchess where they have one:
 //! `--engine name=a,eval=a.toml` (or space-separated `key=value` words),
@@ -43,7 +44,7 @@ Examples:
   varia match --variant suicide --engine name=a --engine name=b --each nodes=1000 \\
       --games 2000 --concurrency 2 --seed 1 --out games.csv --pgn games.pgn
   varia match --variant atomic --engine name=base --engine name=tuned,eval=atomic.toml \\
-      --each tc=10+0.1 --games 1000 --sprt elo0=0 elo1=5 --out sprt.csv
+      --each tc=10+0.1 --games 1000 --sprt elo0=0 elo1=5 --out sprt.csv --plot sprt.svg
   varia match --variant chess --engine name=varia --each nodes=5000 \\
       --engine name=fsf cmd=/usr/bin/fairy-stockfish proto=uci option.Hash=16 --rounds 100
   varia match ... --out games.csv --resume            continue after a crash
@@ -135,6 +136,11 @@ pub struct Args {
     /// Summary CSV, one row per pairing.
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
+
+    /// SVG plot of the Elo with its 95% interval over the games (and with
+    /// --sprt the LLR against its bounds), redrawn as the match runs.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
 
     /// Continue the match recorded in --out (same command): finished games
     /// are not replayed.
@@ -538,6 +544,23 @@ fn bar_message(p: &arena::Progress, played: usize, elapsed: f64) -> String {
     msg
 }
 
+/// The `--plot` of this match, drawn once before the first game: the
+/// players in schedule order, the SPRT if any, and on `--resume` the games
+/// already in `--out`.
+fn start_plot(path: &Path, cfg: &MatchConfig) -> anyhow::Result<crate::match_plot::LivePlot> {
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let mut plot = arena::plot::MatchPlot::new(&names, cfg.sprt);
+    if let Some(out) = cfg.out.as_deref().filter(|_| cfg.resume) {
+        if std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
+            for row in arena::results::read_games(out)? {
+                plot.add(&row);
+            }
+        }
+    }
+    let title = format!("{}: {}", cfg.variant, names.join(" vs "));
+    crate::match_plot::LivePlot::start(path, title, plot)
+}
+
 /// Runs `varia match`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (cfg, openings_from) = config(&args)?;
@@ -561,6 +584,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             crate::resources::progress_style("[{elapsed_precise}] {bar:30} {pos}/{len} {msg}");
         crate::resources::progress_bar(true, 0, style)
     });
+    let mut plot = match &args.plot {
+        Some(path) => Some(start_plot(path, &cfg)?),
+        None => None,
+    };
     let started = Instant::now();
     let mut first_done: Option<usize> = None;
     let mut terminations: BTreeMap<String, usize> = BTreeMap::new();
@@ -568,6 +595,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let initial = *first_done.get_or_insert(p.done);
         if let Some(row) = p.last {
             *terminations.entry(row.termination.clone()).or_default() += 1;
+            if let Some(plot) = plot.as_mut() {
+                plot.add(row, p.total);
+            }
         }
         if let Some(b) = &bar {
             b.set_length(p.total as u64);
@@ -584,10 +614,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    // The final plot is drawn even when the match failed; the match's
+    // error comes first.
+    let plotted = plot.map(crate::match_plot::LivePlot::finish);
+    let report = report?;
+    plotted.transpose()?;
     write!(
         std::io::stdout(),
         "{}",
-        report_text(&cfg, &report?, &terminations)
+        report_text(&cfg, &report, &terminations)
     )?;
     Ok(ExitCode::SUCCESS)
 }

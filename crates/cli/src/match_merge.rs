@@ -5,7 +5,8 @@
 //! given twice); numbers missing below the largest are reported. Every
 //! file's header must name the same match (all settings but the shard),
 //! and every row's checksum must match ([`arena::record`]): an edited row
-//! is an error naming its file and line.
+//! is an error naming its file and line. `--plot` draws the merged games
+//! as one match ([`crate::match_plot`]).
 
 use anyhow::{anyhow, bail};
 use arena::results::{read_games_file, summarize, write_games, write_summary, GameRow};
@@ -19,7 +20,7 @@ use std::process::ExitCode;
 #[command(after_help = "\
 Examples:
   varia match-merge part1.csv part2.csv part3.csv
-  varia match-merge parts/*.csv --summary summary.csv --out all-games.csv")]
+  varia match-merge parts/*.csv --summary summary.csv --out all-games.csv --plot elo.svg")]
 pub struct Args {
     /// Per-game CSV files (`varia match --out`), one per shard.
     #[arg(value_name = "FILES", required = true)]
@@ -32,6 +33,11 @@ pub struct Args {
     /// All games in one per-game CSV, in game order.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+
+    /// SVG plot of each pairing's Elo with its 95% interval over the games,
+    /// in game order.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
 
     /// The number of games the whole match has (reports games missing
     /// beyond the largest game number found too).
@@ -142,6 +148,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut whole = identity.unwrap_or_default();
         whole.set("shard", "all");
         write_games(path, &whole, &rows)?;
+    }
+    if let Some(path) = &args.plot {
+        let mut plot = arena::plot::MatchPlot::new(&order, None);
+        for r in &rows {
+            plot.add(r);
+        }
+        let title = format!(
+            "{variant}: {} games from {} file(s)",
+            rows.len(),
+            args.files.len()
+        );
+        crate::match_plot::write_plot(path, &plot, &title)?;
     }
     writeln!(
         stdout,
