@@ -522,8 +522,16 @@ fn hard_ponders_on_the_expected_reply_and_easy_stops_it() {
     let next = engine_move(lines.last().unwrap());
     let after_next = assert_legal("chess", &after_reply, &next);
     // Any other reply: pondering is dropped and the engine answers the move
-    // that came.
-    let expected = post_pv(&lines[lines.len() - 2]).get(1).cloned();
+    // that came. The last thinking line may have come while pondering (a
+    // search that had already used its time answers the hit with the move
+    // alone), so look for it in both.
+    let last_thinking = pondering
+        .iter()
+        .chain(&lines)
+        .rev()
+        .find(|l| l.starts_with(char::is_numeric))
+        .expect("thinking output");
+    let expected = post_pv(last_thinking).get(1).cloned();
     let other = legal_moves(&after_next)
         .into_iter()
         .find(|m| Some(m) != expected.as_ref())
