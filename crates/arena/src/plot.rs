@@ -283,24 +283,7 @@ fn thin<T: Copy>(points: &[(usize, T)]) -> Vec<(usize, T)> {
 mod tests {
     use super::*;
     use crate::game::GameResult;
-    use crate::stats::EloModel;
-
-    fn row(game: usize, white: &str, black: &str, result: GameResult) -> GameRow {
-        GameRow {
-            game,
-            round: 1,
-            pair: game.div_ceil(2),
-            variant: "chess".into(),
-            opening: "startpos".into(),
-            white: white.into(),
-            black: black.into(),
-            result,
-            termination: "checkmate".into(),
-            plies: 10,
-            seconds: 0.1,
-            moves: "e2e4".into(),
-        }
-    }
+    use crate::results::test_row;
 
     fn games(n: usize) -> Vec<GameRow> {
         (1..=n)
@@ -311,7 +294,7 @@ mod tests {
                     2 => GameResult::Draw,
                     _ => GameResult::BlackWins,
                 };
-                row(g, w, b, result)
+                test_row(g, g.div_ceil(2), w, b, result)
             })
             .collect()
     }
@@ -343,13 +326,7 @@ mod tests {
     #[test]
     fn the_svg_holds_the_series_labels_and_sprt_bounds() {
         let order = ["a".to_string(), "b".to_string()];
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 10.0,
-            alpha: 0.05,
-            beta: 0.05,
-            model: EloModel::Logistic,
-        };
+        let sprt = Sprt::logistic(0.0, 10.0);
         let mut plot = MatchPlot::new(&order, Some(sprt));
         for r in games(20) {
             plot.add(&r);

@@ -443,26 +443,36 @@ pub fn write_summary(path: &Path, variant: &str, stats: &[PairingStats]) -> std:
     Ok(())
 }
 
+/// A finished game's row as the tests of this crate build them: chess from
+/// the start position, ten plies, decided by checkmate.
+#[cfg(test)]
+pub(crate) fn test_row(
+    game: usize,
+    pair: usize,
+    white: &str,
+    black: &str,
+    result: GameResult,
+) -> GameRow {
+    GameRow {
+        game,
+        round: 1,
+        pair,
+        variant: "chess".into(),
+        opening: "startpos".into(),
+        white: white.into(),
+        black: black.into(),
+        result,
+        termination: "checkmate".into(),
+        plies: 10,
+        seconds: 0.5,
+        moves: "e2e4 e7e5".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn row(game: usize, pair: usize, white: &str, black: &str, result: GameResult) -> GameRow {
-        GameRow {
-            game,
-            round: 1,
-            pair,
-            variant: "chess".into(),
-            opening: "startpos".into(),
-            white: white.into(),
-            black: black.into(),
-            result,
-            termination: "checkmate".into(),
-            plies: 10,
-            seconds: 0.5,
-            moves: "e2e4 e7e5".into(),
-        }
-    }
+    use test_row as row;
 
     use GameResult::{BlackWins, Draw, WhiteWins};
 

@@ -196,6 +196,18 @@ pub enum SprtState {
 }
 
 impl Sprt {
+    /// The test fishtest and `varia match --sprt` run unless told otherwise:
+    /// logistic Elo, alpha = beta = 0.05.
+    pub fn logistic(elo0: f64, elo1: f64) -> Self {
+        Sprt {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+            model: EloModel::Logistic,
+        }
+    }
+
     /// Lower and upper log-likelihood-ratio bounds.
     pub fn bounds(&self) -> (f64, f64) {
         (
@@ -281,13 +293,7 @@ mod tests {
 
     #[test]
     fn sprt_decides_clear_cases() {
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 10.0,
-            alpha: 0.05,
-            beta: 0.05,
-            model: EloModel::Logistic,
-        };
+        let sprt = Sprt::logistic(0.0, 10.0);
         // Strongly better: accept H1.
         assert_eq!(
             sprt.state(&Pentanomial([10, 100, 400, 300, 190])),

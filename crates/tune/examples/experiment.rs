@@ -19,8 +19,7 @@
 //! sigmoid with K = 1): a large position file for timing `varia tune texel`.
 
 use arena::{
-    Adjudication, EloModel, EngineConfig, InProcess, MatchConfig, MoveLimits, Player, PlayerError,
-    Sprt,
+    Adjudication, EngineConfig, InProcess, MatchConfig, MoveLimits, Player, PlayerError, Sprt,
 };
 use movegen::{dispatch, VariantKind};
 use search::EvalParams;
@@ -124,13 +123,7 @@ fn sprt(a: &[String]) -> Result<(), String> {
     cfg.summary = Some(out.with_extension("summary.csv"));
     cfg.out = Some(out);
     cfg.resume = true;
-    cfg.sprt = Some(Sprt {
-        elo0: 0.0,
-        elo1: 10.0,
-        alpha: 0.05,
-        beta: 0.05,
-        model: EloModel::Logistic,
-    });
+    cfg.sprt = Some(Sprt::logistic(0.0, 10.0));
     let default = EvalParams::default_for(variant);
     let factory = move |s: &EngineConfig| -> Result<Box<dyn Player>, PlayerError> {
         let p = if s.name == "tuned" { &tuned } else { &default };
