@@ -5,12 +5,18 @@
 # per test appended to data/sprt/log.csv.
 #
 #   scripts/sprt.sh [-b BASE] [-v VARIANTS] [-c "what changed"] [-n]
+#   scripts/sprt.sh -s BASE_TOML [-t NEW_TOML] [-v VARIANTS] [-c TEXT] [-n]
 #
 #   -b BASE      base commit (default HEAD: the work tree's uncommitted change
 #                against its last commit; give HEAD~1 after committing)
 #   -v VARIANTS  comma-separated games (default suicide); `all` = the six
 #   -c TEXT      the change, for the log (default: the subject of HEAD)
 #   -n           non-regression bounds (elo0=-5 elo1=0) instead of a gain test
+#   -s BASE_TOML one-binary A/B: base is the work tree's engine itself, played
+#                in-process with these search settings (`search=BASE_TOML`);
+#                no base commit is built (-b is ignored)
+#   -t NEW_TOML  with -s: the new engine's search settings (default: none, the
+#                defaults of the work tree)
 #
 # Environment (defaults in brackets):
 #   LIMITS       per-move limits for both engines [tc=2+0.02]; fixed nodes
@@ -24,6 +30,12 @@
 #   BASE_BIN, NEW_BIN  use these binaries instead of building them (the log
 #                still names the commits; for trying the script out)
 #
+# With -s both engines run in-process in one binary (the work tree's, built
+# with the test profile: opt-level 3, no LTO), `hash=$HASH` each; at fixed
+# nodes (LIMITS=nodes=N) such a test is independent of the machine's load,
+# so it may run beside builds. The log's base column is then
+# `<commit>:<BASE_TOML>` and the change column ends with ` [new: NEW_TOML]`.
+#
 # The base engine is built once per commit into target/sprt/<commit>/ (its
 # own work tree and target directory, so the work tree's build is untouched)
 # and reused by later tests. The new engine is `cargo build --release` of the
@@ -35,14 +47,16 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-BASE=HEAD VARIANTS=suicide CHANGE="" NONREG=0
-while getopts "b:v:c:nh" opt; do
+BASE=HEAD VARIANTS=suicide CHANGE="" NONREG=0 BASE_TOML="" NEW_TOML=""
+while getopts "b:v:c:s:t:nh" opt; do
     case $opt in
         b) BASE=$OPTARG ;;
         v) VARIANTS=$OPTARG ;;
         c) CHANGE=$OPTARG ;;
         n) NONREG=1 ;;
-        h) sed -n '2,35p' "$0"; exit 0 ;;
+        s) BASE_TOML=$OPTARG ;;
+        t) NEW_TOML=$OPTARG ;;
+        h) sed -n '2,49p' "$0"; exit 0 ;;
         *) echo "sprt.sh: unknown option (see -h)" >&2; exit 2 ;;
     esac
 done
@@ -55,33 +69,63 @@ CONCURRENCY=${CONCURRENCY:-2}
 OUT=${OUT:-data/sprt/games}
 LOG=${LOG:-data/sprt/log.csv}
 
-base_rev=$(git rev-parse --verify "$BASE^{commit}") || { echo "sprt.sh: unknown base commit $BASE" >&2; exit 2; }
-short=$(git rev-parse --short=10 "$base_rev")
 new_rev=$(git rev-parse --short=10 HEAD)
 git diff --quiet HEAD -- crates && dirty="" || dirty="+dirty"
 [ -n "$CHANGE" ] || CHANGE=$(git log -1 --format=%s HEAD)
 
-# The base engine, built once per commit.
-base_dir=$ROOT/target/sprt/$short
-base_bin=${BASE_BIN:-$base_dir/varia}
-if [ ! -x "$base_bin" ]; then
-    echo "building base $short into $base_dir" >&2
-    rm -rf "$base_dir/src"
-    mkdir -p "$base_dir"
-    git worktree add --detach --force "$base_dir/src" "$base_rev" >/dev/null
-    cargo build --release -p varia --manifest-path "$base_dir/src/Cargo.toml" \
-        --target-dir "$base_dir/target" >&2
-    cp "$base_dir/target/release/varia" "$base_bin"
-    git worktree remove --force "$base_dir/src"
+if [ -n "$NEW_TOML" ] && [ -z "$BASE_TOML" ]; then
+    echo "sprt.sh: -t needs -s" >&2; exit 2
 fi
-new_bin=$ROOT/target/sprt/new-varia
-if [ -n "${NEW_BIN:-}" ]; then
-    new_bin=$NEW_BIN
+if [ -n "$BASE_TOML" ]; then
+    # One binary, two in-process engines that differ only in search settings.
+    for f in "$BASE_TOML" $NEW_TOML; do
+        [ -r "$f" ] || { echo "sprt.sh: cannot read search settings $f" >&2; exit 2; }
+    done
+    short="$new_rev$dirty:$BASE_TOML"
+    tag="$new_rev$dirty-vs-$(basename "$BASE_TOML" .toml)"
+    [ -z "$NEW_TOML" ] || { tag="$new_rev$dirty-$(basename "$NEW_TOML" .toml)-vs-$(basename "$BASE_TOML" .toml)"; CHANGE="$CHANGE [new: $NEW_TOML]"; }
+    new_bin=${NEW_BIN:-}
+    if [ -z "$new_bin" ]; then
+        echo "building new ($new_rev$dirty, test profile)" >&2
+        cargo build -p varia --profile test >&2
+        # A copy, so that a later build does not replace the running binary.
+        new_bin=$ROOT/target/sprt/inproc-$new_rev$dirty-varia
+        mkdir -p "$(dirname "$new_bin")"
+        cp target/debug/varia "$new_bin"
+    fi
+    new_engine=(--engine name=new ${NEW_TOML:+"search=$NEW_TOML"})
+    base_engine=(--engine name=base "search=$BASE_TOML")
+    each=(--each "$LIMITS" "hash=$HASH")
 else
-    echo "building new ($new_rev$dirty)" >&2
-    cargo build --release -p varia >&2
-    mkdir -p "$(dirname "$new_bin")"
-    cp target/release/varia "$new_bin"
+    base_rev=$(git rev-parse --verify "$BASE^{commit}") || { echo "sprt.sh: unknown base commit $BASE" >&2; exit 2; }
+    short=$(git rev-parse --short=10 "$base_rev")
+
+    # The base engine, built once per commit.
+    base_dir=$ROOT/target/sprt/$short
+    base_bin=${BASE_BIN:-$base_dir/varia}
+    if [ ! -x "$base_bin" ]; then
+        echo "building base $short into $base_dir" >&2
+        rm -rf "$base_dir/src"
+        mkdir -p "$base_dir"
+        git worktree add --detach --force "$base_dir/src" "$base_rev" >/dev/null
+        cargo build --release -p varia --manifest-path "$base_dir/src/Cargo.toml" \
+            --target-dir "$base_dir/target" >&2
+        cp "$base_dir/target/release/varia" "$base_bin"
+        git worktree remove --force "$base_dir/src"
+    fi
+    new_bin=$ROOT/target/sprt/new-varia
+    if [ -n "${NEW_BIN:-}" ]; then
+        new_bin=$NEW_BIN
+    else
+        echo "building new ($new_rev$dirty)" >&2
+        cargo build --release -p varia >&2
+        mkdir -p "$(dirname "$new_bin")"
+        cp target/release/varia "$new_bin"
+    fi
+    tag="$new_rev$dirty-vs-$short"
+    new_engine=(--engine name=new "cmd=$new_bin" args=uci)
+    base_engine=(--engine name=base "cmd=$base_bin" args=uci)
+    each=(--each "$LIMITS" "option.Hash=$HASH")
 fi
 
 mkdir -p "$OUT" "$(dirname "$LOG")"
@@ -91,13 +135,11 @@ fi
 
 IFS=, read -r -a variant_list <<< "$VARIANTS"
 for variant in "${variant_list[@]}"; do
-    stem="$OUT/$(date +%Y%m%d)-$new_rev$dirty-vs-$short-$variant"
+    stem="$OUT/$(date +%Y%m%d)-$tag-$variant"
     resume=()
     [ -s "$stem.csv" ] && resume=(--resume)
     report=$("$new_bin" match --variant "$variant" \
-        --engine name=new "cmd=$new_bin" args=uci \
-        --engine name=base "cmd=$base_bin" args=uci \
-        --each "$LIMITS" "option.Hash=$HASH" \
+        "${new_engine[@]}" "${base_engine[@]}" "${each[@]}" \
         --games "$MAX_GAMES" --concurrency "$CONCURRENCY" \
         --sprt "elo0=$ELO0" "elo1=$ELO1" \
         --out "$stem.csv" --summary "$stem.summary.csv" "${resume[@]}" | tee /dev/stderr)
