@@ -361,7 +361,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         let in_check = pos.is_check();
         let sp = self.settings;
         if in_check && (ply as i32) < sp.check_extension_max_ply {
-            depth = depth.max(1);
+            depth = (depth + sp.check_extension).max(1);
         }
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply, 0, &mut NoObserver);
@@ -401,9 +401,13 @@ impl<'a, V: Variant> Worker<'a, V> {
                 .unwrap_or_else(|| evaluate(pos, self.params))
         };
 
+        // Suicide and losers: every legal move is a capture when one is
+        // forced, and such a node is all tactics, however good it looks.
+        let capture_forced = V::MUST_CAPTURE && pos.is_capture(moves[0]);
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta with little depth left.
             if depth <= sp.rfp_max_depth
+                && !(capture_forced && sp.forced_capture_guard != 0)
                 && static_eval - sp.rfp_margin * depth >= beta
                 && beta.abs() < MATE_BOUND
             {
@@ -455,6 +459,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     && quiet
                     && !in_check
                     && !gives_check
+                    && !(V::MUST_CAPTURE && sp.forced_capture_guard != 0 && child.has_capture())
                 {
                     r = sp.reduction(depth, i) - pv_node as i32;
                     r = r.clamp(0, new_depth - 1);
@@ -597,8 +602,12 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            if V::CHECK_COUNTING && qply == 0 {
-                // A check is worth a lot here: try quiet checks too.
+            if V::CHECK_COUNTING
+                && (qply == 0
+                    || pos.checks_remaining(pos.turn()) as i32 <= self.settings.qsearch_checks_left)
+            {
+                // A check is worth a lot here (with one left it wins): try
+                // quiet checks too.
                 moves = pos.legal_moves();
                 moves.retain(|m| {
                     pos.is_capture(m) || m.promotion().is_some() || pos.play_unchecked(m).is_check()
@@ -714,5 +723,37 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
         self.flush_nodes();
         (best_move, best_score, completed, best_pv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+    use movegen::variants::ThreeCheck;
+
+    /// The quiescence score of `fen` with `settings`.
+    fn quiesce<V: Variant>(fen: &str, settings: &SearchParams) -> i32 {
+        let pos = Position::<V>::from_fen(fen).expect("valid FEN");
+        let params = EvalParams::default_for(V::KIND);
+        let shared = Shared::new(1);
+        let clock = Clock::start(&Limits::nodes(1_000_000), pos.turn(), 1, settings);
+        let mut w = Worker::<V>::new(0, &shared, &params, settings, &clock, &[]);
+        w.quiesce(&pos, &mut NoObserver)
+            .expect("within the node limit")
+    }
+
+    #[test]
+    fn threecheck_quiescence_finds_the_last_check_past_its_first_ply() {
+        // Black is in check (White's second) and must step away; then any
+        // quiet check by White, at the second quiescence ply, is the third.
+        let fen = "R6k/8/8/8/8/8/8/K2Q4 b - - 1+3 0 1";
+        let first_ply_only = quiesce::<ThreeCheck>(fen, &SearchParams::default());
+        assert!(first_ply_only > -MATE_BOUND, "{first_ply_only}");
+        let last_check = SearchParams {
+            qsearch_checks_left: 1,
+            ..SearchParams::default()
+        };
+        assert_eq!(quiesce::<ThreeCheck>(fen, &last_check), -(MATE - 2));
     }
 }
