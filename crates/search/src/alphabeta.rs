@@ -25,6 +25,7 @@ use crate::params::SearchParams;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 use movegen::{Color, Move, MoveList, Outcome, Position, Role, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 
 /// Score of a win at the root (a win `n` plies away scores `MATE - n`).
 pub const MATE: i32 = 32000;
@@ -43,6 +44,10 @@ pub struct Shared {
     pub stop: AtomicBool,
     /// Nodes searched by all threads (flushed in batches).
     pub nodes: AtomicU64,
+    /// Each thread's killers and history at the end of its last search,
+    /// by thread index, for the next search of the same game
+    /// (`keep_heuristics`).
+    heuristics: Mutex<Vec<Option<Heuristics>>>,
 }
 
 impl Shared {
@@ -52,8 +57,38 @@ impl Shared {
             tt: TranspositionTable::new(hash_mb),
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            heuristics: Mutex::new(Vec::new()),
         }
     }
+
+    /// Forgets everything learnt in the searches so far (a new game): the
+    /// table's entries and the threads' killers and history.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.forget_heuristics();
+    }
+
+    /// A new game with a table of `hash_mb` megabytes
+    /// ([`TranspositionTable::reallocate`]), killers and history forgotten.
+    pub fn reallocate(&mut self, hash_mb: usize) {
+        self.tt.reallocate(hash_mb);
+        self.forget_heuristics();
+    }
+
+    fn forget_heuristics(&mut self) {
+        self.heuristics
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+}
+
+/// A thread's move-ordering memory, kept from one search to the next.
+struct Heuristics {
+    /// Length of the game before the root of the search that left them.
+    game_ply: usize,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
 }
 
 /// Progress of the search after an iteration.
@@ -206,8 +241,16 @@ pub struct Worker<'a, V: Variant> {
     seldepth: usize,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    /// Positions of the game before the root.
+    game_ply: usize,
     /// Keys of the game so far and the current search path.
     keys: Vec<u64>,
+    /// Index in `keys` of the position after the innermost null move of
+    /// the current path, if any (with `repetition_null_fence`).
+    null_fence: Option<usize>,
+    /// Best root move of the current iteration so far and its score: a root
+    /// move that was searched to the end and beat alpha.
+    root_best: Option<(Move, i32)>,
     pv: Vec<Vec<Move>>,
     stopped: bool,
     _v: std::marker::PhantomData<V>,
@@ -225,7 +268,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         clock: &'a Clock,
         history: &[u64],
     ) -> Self {
-        Worker {
+        let mut w = Worker {
             shared,
             params,
             settings,
@@ -236,11 +279,60 @@ impl<'a, V: Variant> Worker<'a, V> {
             seldepth: 0,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 64 * 64],
+            game_ply: history.len(),
             keys: history.to_vec(),
+            null_fence: None,
+            root_best: None,
             pv: vec![Vec::new(); MAX_PLY + 2],
             stopped: false,
             _v: std::marker::PhantomData,
+        };
+        if settings.keep_heuristics != 0 {
+            w.resume_heuristics();
         }
+        w
+    }
+
+    /// Takes over the killers and history this thread left at the end of its
+    /// last search of the game: history halved (older evidence counts less),
+    /// killers moved to the plies they now have from the new root, and none
+    /// kept if the game did not move forward.
+    fn resume_heuristics(&mut self) {
+        let saved = {
+            let mut all = self
+                .shared
+                .heuristics
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            all.get_mut(self.id).and_then(Option::take)
+        };
+        let Some(saved) = saved else { return };
+        for (h, old) in self.history.iter_mut().zip(&saved.history) {
+            *h = old / 2;
+        }
+        let moved = self.game_ply.wrapping_sub(saved.game_ply);
+        if (1..saved.killers.len()).contains(&moved) {
+            for (k, old) in self.killers.iter_mut().zip(&saved.killers[moved..]) {
+                *k = *old;
+            }
+        }
+    }
+
+    /// Leaves this thread's killers and history for its next search.
+    fn save_heuristics(&self) {
+        let mut all = self
+            .shared
+            .heuristics
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if all.len() <= self.id {
+            all.resize_with(self.id + 1, || None);
+        }
+        all[self.id] = Some(Heuristics {
+            game_ply: self.game_ply,
+            killers: self.killers.clone(),
+            history: self.history.clone(),
+        });
     }
 
     #[inline]
@@ -289,7 +381,11 @@ impl<'a, V: Variant> Worker<'a, V> {
     fn is_repetition(&self, pos: &Position<V>) -> bool {
         let key = pos.key();
         let n = self.keys.len();
-        let window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
+        let mut window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
+        if let Some(fence) = self.null_fence {
+            // keys[fence] is the position after the last null move of the path.
+            window = window.min(n - 1 - fence);
+        }
         // keys[n - 1] is this position; look at the same side to move before it.
         let mut i = 2;
         while i <= window {
@@ -425,8 +521,13 @@ impl<'a, V: Variant> Worker<'a, V> {
                     if let Some(null) = pos.play_null() {
                         let r = sp.nmp_base_reduction + depth / sp.nmp_depth_divisor;
                         self.keys.push(null.key());
+                        let outer_fence = self.null_fence;
+                        if sp.repetition_null_fence != 0 {
+                            self.null_fence = Some(self.keys.len() - 1);
+                        }
                         let s =
                             -self.search(&null, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                        self.null_fence = outer_fence;
                         self.keys.pop();
                         if self.stopped {
                             return 0;
@@ -482,6 +583,9 @@ impl<'a, V: Variant> Worker<'a, V> {
                 best_move = Some(m);
                 if score > alpha {
                     alpha = score;
+                    if ply == 0 {
+                        self.root_best = Some((m, score));
+                    }
                     if pv_node {
                         let (head, tail) = self.pv.split_at_mut(ply + 1);
                         head[ply].clear();
@@ -519,6 +623,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 depth,
                 bound,
             },
+            sp.tt_keep_deeper != 0,
         );
         best
     }
@@ -676,6 +781,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 } else {
                     (-INF, INF)
                 };
+            self.root_best = None;
             let score = loop {
                 let s = self.search(root, alpha, beta, d as i32, 0, true);
                 if self.stopped {
@@ -692,6 +798,17 @@ impl<'a, V: Variant> Worker<'a, V> {
                 }
             };
             if self.stopped {
+                // A root move searched to the end that beat the window is a
+                // better guess than the last iteration's, when enabled.
+                if sp.partial_iteration != 0 {
+                    if let (Some((m, s)), Some(&first)) = (self.root_best, self.pv[0].first()) {
+                        if m == first {
+                            best_move = Some(m);
+                            best_score = s;
+                            best_pv = self.pv[0].clone();
+                        }
+                    }
+                }
                 break;
             }
             completed = d;
@@ -722,6 +839,9 @@ impl<'a, V: Variant> Worker<'a, V> {
             depth = d + 1;
         }
         self.flush_nodes();
+        if self.settings.keep_heuristics != 0 {
+            self.save_heuristics();
+        }
         (best_move, best_score, completed, best_pv)
     }
 }
@@ -730,7 +850,7 @@ impl<'a, V: Variant> Worker<'a, V> {
 mod tests {
     use super::*;
     use crate::limits::Limits;
-    use movegen::variants::ThreeCheck;
+    use movegen::variants::{Chess, ThreeCheck};
 
     /// The quiescence score of `fen` with `settings`.
     fn quiesce<V: Variant>(fen: &str, settings: &SearchParams) -> i32 {
@@ -741,6 +861,62 @@ mod tests {
         let mut w = Worker::<V>::new(0, &shared, &params, settings, &clock, &[]);
         w.quiesce(&pos, &mut NoObserver)
             .expect("within the node limit")
+    }
+
+    #[test]
+    fn repetition_is_not_seen_through_a_null_move() {
+        let pos = Position::<Chess>::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 10 40").expect("valid");
+        let params = EvalParams::default_for(Chess::KIND);
+        let settings = SearchParams::default();
+        let shared = Shared::new(1);
+        let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
+        // The same position four plies back, the position after a null move
+        // in between.
+        let keys = [pos.key(), 11, 12, 13, pos.key()];
+        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &keys);
+        assert!(w.is_repetition(&pos));
+        w.null_fence = Some(2);
+        assert!(!w.is_repetition(&pos));
+        w.null_fence = Some(0);
+        assert!(w.is_repetition(&pos), "the fence's own position counts");
+    }
+
+    #[test]
+    fn killers_and_history_follow_the_game_when_kept() {
+        let pos = Position::<Chess>::startpos();
+        let params = EvalParams::default_for(Chess::KIND);
+        let keep = SearchParams {
+            keep_heuristics: 1,
+            ..SearchParams::default()
+        };
+        let shared = Shared::new(1);
+        let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &keep);
+        let killer = pos.legal_moves()[0];
+        let mut w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2]);
+        w.killers[3][0] = Some(killer);
+        w.history[7] = 100;
+        w.save_heuristics();
+        // Two plies later the killer of ply 3 is one of ply 1.
+        let w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2, 3, 4]);
+        assert_eq!(w.killers[1][0], Some(killer));
+        assert_eq!(w.history[7], 50);
+        // Taken once; a new game forgets them; off, they are never read.
+        let w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2, 3, 4]);
+        assert_eq!(w.history[7], 0);
+        let mut new_game = Shared::new(1);
+        let mut w = Worker::<Chess>::new(0, &new_game, &params, &keep, &clock, &[1, 2]);
+        w.killers[3][0] = Some(killer);
+        w.save_heuristics();
+        drop(w);
+        new_game.clear();
+        let w = Worker::<Chess>::new(0, &new_game, &params, &keep, &clock, &[1, 2, 3, 4]);
+        assert_eq!(w.killers[1][0], None);
+        let off = SearchParams::default();
+        let mut w = Worker::<Chess>::new(0, &shared, &params, &off, &clock, &[1, 2]);
+        w.history[7] = 100;
+        w.save_heuristics();
+        let w = Worker::<Chess>::new(0, &shared, &params, &off, &clock, &[1, 2, 3, 4]);
+        assert_eq!(w.history[7], 0);
     }
 
     #[test]

@@ -238,6 +238,22 @@ search_params! {
     /// at every later ply by a side with at most this many checks left to
     /// give (0: at the first ply only).
     qsearch_checks_left: i32 = 0, 0..=3;
+    /// Repetition: 1 makes a null move a fence that repetition detection does
+    /// not look past (the pass is no move of the game, so a position before
+    /// it cannot be repeated after it); 0 looks back over it.
+    repetition_null_fence: i32 = 0, 0..=1;
+    /// Transposition table: 1 keeps an entry of the current search against a
+    /// shallower, non-exact entry of the same position; 0 always overwrites.
+    tt_keep_deeper: i32 = 0, 0..=1;
+    /// Killer moves and history scores: 1 carries them from one search to
+    /// the next of the same game (history halved, killers moved to the new
+    /// root's plies), cleared with the table at a new game; 0 starts every
+    /// search without them.
+    keep_heuristics: i32 = 0, 0..=1;
+    /// Iterative deepening: 1 plays the best move of an iteration cut by the
+    /// limit when one of its fully searched root moves beat the window; 0
+    /// keeps the last completed iteration's move.
+    partial_iteration: i32 = 0, 0..=1;
     /// Aspiration windows: least iteration depth that searches a window
     /// around the last score instead of the full range.
     aspiration_min_depth: i32 = 5, 1..=100;
