@@ -29,6 +29,7 @@
 #   LOG          the log [data/sprt/log.csv]
 #   BASE_BIN, NEW_BIN  use these binaries instead of building them (the log
 #                still names the commits; for trying the script out)
+#   NEW_REV      the commit NEW_BIN was built from, for the log [HEAD]
 #
 # With -s both engines run in-process in one binary (the work tree's, built
 # with the test profile: opt-level 3, no LTO), `hash=$HASH` each; at fixed
@@ -56,7 +57,7 @@ while getopts "b:v:c:s:t:nh" opt; do
         n) NONREG=1 ;;
         s) BASE_TOML=$OPTARG ;;
         t) NEW_TOML=$OPTARG ;;
-        h) sed -n '2,49p' "$0"; exit 0 ;;
+        h) sed -n '2,50p' "$0"; exit 0 ;;
         *) echo "sprt.sh: unknown option (see -h)" >&2; exit 2 ;;
     esac
 done
@@ -69,8 +70,13 @@ CONCURRENCY=${CONCURRENCY:-2}
 OUT=${OUT:-data/sprt/games}
 LOG=${LOG:-data/sprt/log.csv}
 
-new_rev=$(git rev-parse --short=10 HEAD)
-git diff --quiet HEAD -- crates && dirty="" || dirty="+dirty"
+if [ -n "${NEW_REV:-}" ]; then
+    new_rev=$(git rev-parse --short=10 "$NEW_REV^{commit}") || { echo "sprt.sh: unknown commit NEW_REV=$NEW_REV" >&2; exit 2; }
+    dirty=""
+else
+    new_rev=$(git rev-parse --short=10 HEAD)
+    git diff --quiet HEAD -- crates && dirty="" || dirty="+dirty"
+fi
 [ -n "$CHANGE" ] || CHANGE=$(git log -1 --format=%s HEAD)
 
 if [ -n "$NEW_TOML" ] && [ -z "$BASE_TOML" ]; then
