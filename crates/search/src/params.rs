@@ -216,7 +216,7 @@ search_params! {
     /// pruning off in a node whose side to move must capture, and late-move
     /// reductions off for a quiet move that leaves the opponent a capture it
     /// must make; 0 prunes and reduces them like any other node and move.
-    forced_capture_guard: i32 = 0, 0..=1;
+    forced_capture_guard: i32 = 1, 0..=1;
     /// Null move pruning: least remaining depth where it is tried (121, deeper than any
     /// search, turns it off).
     nmp_min_depth: i32 = 3, 1..=121;
