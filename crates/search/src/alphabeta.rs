@@ -4,14 +4,19 @@
 //! search; a quiescence search that respects each game (in suicide and losers
 //! captures are forced, so a side with a capture may not "stand pat"; in
 //! check every evasion is searched; in threecheck quiet checks are tried at
-//! the first quiescence ply, and in atomic captures that explode a king end
-//! the game there); check extensions; mate and variant-win scores with their
-//! distance; repetition and 50-move draws. Moves are ordered by hash move,
-//! captures by victim and attacker value, killers, and history.
-//! Pruning where it is sound for the game: null move (never in suicide or
-//! losers, where zugzwang is the rule, never in check), reverse futility,
-//! late move reductions. Every margin, depth and coefficient of these comes
-//! from the worker's [`SearchParams`], read where the literal used to be.
+//! the first quiescence ply, and at every ply by a side with one check left,
+//! where any check wins; in atomic captures that explode a king end the game
+//! there); a node in check never drops into quiescence; mate and variant-win
+//! scores with their distance; repetition and 50-move draws. Moves are
+//! ordered by hash move, captures by victim and attacker value, killers, and
+//! history. Pruning where it is sound for the game: null move (never in
+//! suicide or losers, where zugzwang is the rule, never in check), reverse
+//! futility, late move reductions (neither of them where suicide or losers
+//! force a capture: those nodes and the quiet sacrifices that force one are
+//! what decides these games). Every margin, depth and coefficient of these
+//! comes from the worker's [`SearchParams`], read where the literal used to
+//! be; each fix of a search defect is a switch there too, on by default only
+//! once its SPRT passed (docs/engine.md lists them).
 //!
 //! The quiescence search is also the tuner's: Texel tuning fits the static
 //! evaluation at the end of its principal variation, so it must be exactly
@@ -924,12 +929,15 @@ mod tests {
         // Black is in check (White's second) and must step away; then any
         // quiet check by White, at the second quiescence ply, is the third.
         let fen = "R6k/8/8/8/8/8/8/K2Q4 b - - 1+3 0 1";
-        let first_ply_only = quiesce::<ThreeCheck>(fen, &SearchParams::default());
-        assert!(first_ply_only > -MATE_BOUND, "{first_ply_only}");
-        let last_check = SearchParams {
-            qsearch_checks_left: 1,
+        let first_ply_only = SearchParams {
+            qsearch_checks_left: 0,
             ..SearchParams::default()
         };
-        assert_eq!(quiesce::<ThreeCheck>(fen, &last_check), -(MATE - 2));
+        let score = quiesce::<ThreeCheck>(fen, &first_ply_only);
+        assert!(score > -MATE_BOUND, "{score}");
+        assert_eq!(
+            quiesce::<ThreeCheck>(fen, &SearchParams::default()),
+            -(MATE - 2)
+        );
     }
 }

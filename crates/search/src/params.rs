@@ -237,7 +237,7 @@ search_params! {
     /// Quiescence in threecheck: quiet checks are tried at the first ply, and
     /// at every later ply by a side with at most this many checks left to
     /// give (0: at the first ply only).
-    qsearch_checks_left: i32 = 0, 0..=3;
+    qsearch_checks_left: i32 = 1, 0..=3;
     /// Repetition: 1 makes a null move a fence that repetition detection does
     /// not look past (the pass is no move of the game, so a position before
     /// it cannot be repeated after it); 0 looks back over it.
