@@ -150,7 +150,8 @@ for variant in "${variant_list[@]}"; do
         --sprt "elo0=$ELO0" "elo1=$ELO1" \
         --out "$stem.csv" --summary "$stem.summary.csv" "${resume[@]}" | tee /dev/stderr)
     # The summary CSV: variant,player,opponent,games,wins,draws,losses,score,elo,elo_low,elo_high,...
-    IFS=, read -r _ _ _ games wins draws losses _ elo elo_low elo_high _ < <(sed -n 2p "$stem.summary.csv")
+    # ...,los,draw_ratio,penta_0,penta_1,penta_2,penta_3,penta_4
+    IFS=, read -r _ _ _ games wins draws losses _ elo elo_low elo_high _ _ p0 p1 _ p3 p4 < <(sed -n 2p "$stem.summary.csv")
     sprt_line=$(grep '^SPRT' <<< "$report" | tail -1)
     llr=$(sed -E 's/.*LLR (-?[0-9.]+).*/\1/' <<< "$sprt_line")
     llr_low=$(sed -E 's/.*LLR -?[0-9.]+ \((-?[0-9.]+), .*/\1/' <<< "$sprt_line")
@@ -160,6 +161,9 @@ for variant in "${variant_list[@]}"; do
         *"H0 accepted"*) result=H0 ;;
         *) result=undecided ;;
     esac
+    # Every pair split 1-1 (the change never altered a result at these
+    # limits): zero variance, and the runner's decision means nothing.
+    [ "${p0:-0}${p1:-0}${p3:-0}${p4:-0}" = 0000 ] && result=no-signal
     change_csv=${CHANGE//\"/\"\"}
     echo "$(date +%Y-%m-%d),$new_rev$dirty,$short,\"$change_csv\",$variant,\"$LIMITS hash=$HASH\",$games,$wins,$draws,$losses,$elo,$elo_low,$elo_high,$llr,$llr_low,$llr_high,$ELO0,$ELO1,$result" >> "$LOG"
     echo "logged: $variant $result (LLR $llr, Elo $elo [$elo_low, $elo_high], $games games)" >&2
