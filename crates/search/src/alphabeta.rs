@@ -729,6 +729,23 @@ impl<'a, V: Variant> Worker<'a, V> {
                 return Self::q_end(V::end_without_moves(pos), pos, ply, obs);
             }
         }
+        if V::CHECK_COUNTING
+            && self.settings.qsearch_checks_left > 0
+            && pos.checks_remaining(pos.turn()) == 1
+        {
+            // Any check is the last one and wins at once: nothing scores
+            // more, and searching the captures first could cost millions of
+            // nodes in a position full of them.
+            let mut children = moves.iter().map(|&m| pos.play_unchecked(m));
+            if let Some(child) = children.find(|c| c.is_check()) {
+                let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1, obs);
+                if self.stopped {
+                    return 0;
+                }
+                obs.best_child(ply);
+                return score;
+            }
+        }
         let ordered = self.order_moves(pos, &moves, None, ply);
         for &(_, m) in &ordered {
             let child = pos.play_unchecked(m);

@@ -236,7 +236,9 @@ search_params! {
     max_forced_qply: i32 = 6, 0..=64;
     /// Quiescence in threecheck: quiet checks are tried at the first ply, and
     /// at every later ply by a side with at most this many checks left to
-    /// give (0: at the first ply only).
+    /// give (0: at the first ply only). Above 0, a side with one check left
+    /// plays the first check it finds (it wins at once) without searching
+    /// the rest.
     qsearch_checks_left: i32 = 1, 0..=3;
     /// Repetition: 1 makes a null move a fence that repetition detection does
     /// not look past (the pass is no move of the game, so a position before
