@@ -907,10 +907,8 @@ mod tests {
     fn killers_and_history_follow_the_game_when_kept() {
         let pos = Position::<Chess>::startpos();
         let params = EvalParams::default_for(Chess::KIND);
-        let keep = SearchParams {
-            keep_heuristics: 1,
-            ..SearchParams::default()
-        };
+        let keep = SearchParams::default();
+        assert_eq!(keep.keep_heuristics, 1);
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &keep);
         let killer = pos.legal_moves()[0];
@@ -933,7 +931,10 @@ mod tests {
         new_game.clear();
         let w = Worker::<Chess>::new(0, &new_game, &params, &keep, &clock, &[1, 2, 3, 4]);
         assert_eq!(w.killers[1][0], None);
-        let off = SearchParams::default();
+        let off = SearchParams {
+            keep_heuristics: 0,
+            ..SearchParams::default()
+        };
         let mut w = Worker::<Chess>::new(0, &shared, &params, &off, &clock, &[1, 2]);
         w.history[7] = 100;
         w.save_heuristics();

@@ -251,7 +251,7 @@ search_params! {
     /// the next of the same game (history halved, killers moved to the new
     /// root's plies), cleared with the table at a new game; 0 starts every
     /// search without them.
-    keep_heuristics: i32 = 0, 0..=1;
+    keep_heuristics: i32 = 1, 0..=1;
     /// Iterative deepening: 1 plays the best move of an iteration cut by the
     /// limit when one of its fully searched root moves beat the window; 0
     /// keeps the last completed iteration's move.
