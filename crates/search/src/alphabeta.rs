@@ -1,7 +1,8 @@
 //! Alpha-beta search, generic over the variant.
 //!
 //! Iterative deepening with aspiration windows around principal variation
-//! search; a quiescence search that respects each game (in suicide and losers
+//! search (an iteration cut by the limit still gives its best move when a
+//! root move searched to the end beat the window); a quiescence search that respects each game (in suicide and losers
 //! captures are forced, so a side with a capture may not "stand pat"; in
 //! check every evasion is searched; in threecheck quiet checks are tried at
 //! the first quiescence ply, and at every ply by a side with one check left,
@@ -9,7 +10,8 @@
 //! there); a node in check never drops into quiescence; mate and variant-win
 //! scores with their distance; repetition and 50-move draws. Moves are
 //! ordered by hash move, captures by victim and attacker value, killers, and
-//! history. Pruning where it is sound for the game: null move (never in
+//! history (both carried from one search of a game to the next through
+//! [`Shared`], forgotten at a new game). Pruning where it is sound for the game: null move (never in
 //! suicide or losers, where zugzwang is the rule, never in check), reverse
 //! futility, late move reductions (neither of them where suicide or losers
 //! force a capture: those nodes and the quiet sacrifices that force one are

@@ -255,7 +255,7 @@ search_params! {
     /// Iterative deepening: 1 plays the best move of an iteration cut by the
     /// limit when one of its fully searched root moves beat the window; 0
     /// keeps the last completed iteration's move.
-    partial_iteration: i32 = 0, 0..=1;
+    partial_iteration: i32 = 1, 0..=1;
     /// Aspiration windows: least iteration depth that searches a window
     /// around the last score instead of the full range.
     aspiration_min_depth: i32 = 5, 1..=100;
