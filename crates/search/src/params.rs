@@ -246,7 +246,7 @@ search_params! {
     repetition_null_fence: i32 = 0, 0..=1;
     /// Transposition table: 1 keeps an entry of the current search against a
     /// shallower, non-exact entry of the same position; 0 always overwrites.
-    tt_keep_deeper: i32 = 0, 0..=1;
+    tt_keep_deeper: i32 = 1, 0..=1;
     /// Killer moves and history scores: 1 carries them from one search to
     /// the next of the same game (history halved, killers moved to the new
     /// root's plies), cleared with the table at a new game; 0 starts every
