@@ -5,12 +5,18 @@
 # per test appended to data/sprt/log.csv.
 #
 #   scripts/sprt.sh [-b BASE] [-v VARIANTS] [-c "what changed"] [-n]
+#   scripts/sprt.sh -s BASE_TOML [-t NEW_TOML] [-v VARIANTS] [-c TEXT] [-n]
 #
 #   -b BASE      base commit (default HEAD: the work tree's uncommitted change
 #                against its last commit; give HEAD~1 after committing)
 #   -v VARIANTS  comma-separated games (default suicide); `all` = the six
 #   -c TEXT      the change, for the log (default: the subject of HEAD)
 #   -n           non-regression bounds (elo0=-5 elo1=0) instead of a gain test
+#   -s BASE_TOML one-binary A/B: base is the work tree's engine itself, played
+#                in-process with these search settings (`search=BASE_TOML`);
+#                no base commit is built (-b is ignored)
+#   -t NEW_TOML  with -s: the new engine's search settings (default: none, the
+#                defaults of the work tree)
 #
 # Environment (defaults in brackets):
 #   LIMITS       per-move limits for both engines [tc=2+0.02]; fixed nodes
@@ -23,6 +29,13 @@
 #   LOG          the log [data/sprt/log.csv]
 #   BASE_BIN, NEW_BIN  use these binaries instead of building them (the log
 #                still names the commits; for trying the script out)
+#   NEW_REV      the commit NEW_BIN was built from, for the log [HEAD]
+#
+# With -s both engines run in-process in one binary (the work tree's, built
+# with the test profile: opt-level 3, no LTO), `hash=$HASH` each; at fixed
+# nodes (LIMITS=nodes=N) such a test is independent of the machine's load,
+# so it may run beside builds. The log's base column is then
+# `<commit>:<BASE_TOML>` and the change column ends with ` [new: NEW_TOML]`.
 #
 # The base engine is built once per commit into target/sprt/<commit>/ (its
 # own work tree and target directory, so the work tree's build is untouched)
@@ -35,14 +48,16 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-BASE=HEAD VARIANTS=suicide CHANGE="" NONREG=0
-while getopts "b:v:c:nh" opt; do
+BASE=HEAD VARIANTS=suicide CHANGE="" NONREG=0 BASE_TOML="" NEW_TOML=""
+while getopts "b:v:c:s:t:nh" opt; do
     case $opt in
         b) BASE=$OPTARG ;;
         v) VARIANTS=$OPTARG ;;
         c) CHANGE=$OPTARG ;;
         n) NONREG=1 ;;
-        h) sed -n '2,35p' "$0"; exit 0 ;;
+        s) BASE_TOML=$OPTARG ;;
+        t) NEW_TOML=$OPTARG ;;
+        h) sed -n '2,50p' "$0"; exit 0 ;;
         *) echo "sprt.sh: unknown option (see -h)" >&2; exit 2 ;;
     esac
 done
@@ -55,33 +70,68 @@ CONCURRENCY=${CONCURRENCY:-2}
 OUT=${OUT:-data/sprt/games}
 LOG=${LOG:-data/sprt/log.csv}
 
-base_rev=$(git rev-parse --verify "$BASE^{commit}") || { echo "sprt.sh: unknown base commit $BASE" >&2; exit 2; }
-short=$(git rev-parse --short=10 "$base_rev")
-new_rev=$(git rev-parse --short=10 HEAD)
-git diff --quiet HEAD -- crates && dirty="" || dirty="+dirty"
+if [ -n "${NEW_REV:-}" ]; then
+    new_rev=$(git rev-parse --short=10 "$NEW_REV^{commit}") || { echo "sprt.sh: unknown commit NEW_REV=$NEW_REV" >&2; exit 2; }
+    dirty=""
+else
+    new_rev=$(git rev-parse --short=10 HEAD)
+    git diff --quiet HEAD -- crates && dirty="" || dirty="+dirty"
+fi
 [ -n "$CHANGE" ] || CHANGE=$(git log -1 --format=%s HEAD)
 
-# The base engine, built once per commit.
-base_dir=$ROOT/target/sprt/$short
-base_bin=${BASE_BIN:-$base_dir/varia}
-if [ ! -x "$base_bin" ]; then
-    echo "building base $short into $base_dir" >&2
-    rm -rf "$base_dir/src"
-    mkdir -p "$base_dir"
-    git worktree add --detach --force "$base_dir/src" "$base_rev" >/dev/null
-    cargo build --release -p varia --manifest-path "$base_dir/src/Cargo.toml" \
-        --target-dir "$base_dir/target" >&2
-    cp "$base_dir/target/release/varia" "$base_bin"
-    git worktree remove --force "$base_dir/src"
+if [ -n "$NEW_TOML" ] && [ -z "$BASE_TOML" ]; then
+    echo "sprt.sh: -t needs -s" >&2; exit 2
 fi
-new_bin=$ROOT/target/sprt/new-varia
-if [ -n "${NEW_BIN:-}" ]; then
-    new_bin=$NEW_BIN
+if [ -n "$BASE_TOML" ]; then
+    # One binary, two in-process engines that differ only in search settings.
+    for f in "$BASE_TOML" $NEW_TOML; do
+        [ -r "$f" ] || { echo "sprt.sh: cannot read search settings $f" >&2; exit 2; }
+    done
+    short="$new_rev$dirty:$BASE_TOML"
+    tag="$new_rev$dirty-vs-$(basename "$BASE_TOML" .toml)"
+    [ -z "$NEW_TOML" ] || { tag="$new_rev$dirty-$(basename "$NEW_TOML" .toml)-vs-$(basename "$BASE_TOML" .toml)"; CHANGE="$CHANGE [new: $NEW_TOML]"; }
+    new_bin=${NEW_BIN:-}
+    if [ -z "$new_bin" ]; then
+        echo "building new ($new_rev$dirty, test profile)" >&2
+        cargo build -p varia --profile test >&2
+        # A copy, so that a later build does not replace the running binary.
+        new_bin=$ROOT/target/sprt/inproc-$new_rev$dirty-varia
+        mkdir -p "$(dirname "$new_bin")"
+        cp target/debug/varia "$new_bin"
+    fi
+    new_engine=(--engine name=new ${NEW_TOML:+"search=$NEW_TOML"})
+    base_engine=(--engine name=base "search=$BASE_TOML")
+    each=(--each "$LIMITS" "hash=$HASH")
 else
-    echo "building new ($new_rev$dirty)" >&2
-    cargo build --release -p varia >&2
-    mkdir -p "$(dirname "$new_bin")"
-    cp target/release/varia "$new_bin"
+    base_rev=$(git rev-parse --verify "$BASE^{commit}") || { echo "sprt.sh: unknown base commit $BASE" >&2; exit 2; }
+    short=$(git rev-parse --short=10 "$base_rev")
+
+    # The base engine, built once per commit.
+    base_dir=$ROOT/target/sprt/$short
+    base_bin=${BASE_BIN:-$base_dir/varia}
+    if [ ! -x "$base_bin" ]; then
+        echo "building base $short into $base_dir" >&2
+        rm -rf "$base_dir/src"
+        mkdir -p "$base_dir"
+        git worktree add --detach --force "$base_dir/src" "$base_rev" >/dev/null
+        cargo build --release -p varia --manifest-path "$base_dir/src/Cargo.toml" \
+            --target-dir "$base_dir/target" >&2
+        cp "$base_dir/target/release/varia" "$base_bin"
+        git worktree remove --force "$base_dir/src"
+    fi
+    new_bin=$ROOT/target/sprt/new-varia
+    if [ -n "${NEW_BIN:-}" ]; then
+        new_bin=$NEW_BIN
+    else
+        echo "building new ($new_rev$dirty)" >&2
+        cargo build --release -p varia >&2
+        mkdir -p "$(dirname "$new_bin")"
+        cp target/release/varia "$new_bin"
+    fi
+    tag="$new_rev$dirty-vs-$short"
+    new_engine=(--engine name=new "cmd=$new_bin" args=uci)
+    base_engine=(--engine name=base "cmd=$base_bin" args=uci)
+    each=(--each "$LIMITS" "option.Hash=$HASH")
 fi
 
 mkdir -p "$OUT" "$(dirname "$LOG")"
@@ -91,18 +141,17 @@ fi
 
 IFS=, read -r -a variant_list <<< "$VARIANTS"
 for variant in "${variant_list[@]}"; do
-    stem="$OUT/$(date +%Y%m%d)-$new_rev$dirty-vs-$short-$variant"
+    stem="$OUT/$(date +%Y%m%d)-$tag-$variant"
     resume=()
     [ -s "$stem.csv" ] && resume=(--resume)
     report=$("$new_bin" match --variant "$variant" \
-        --engine name=new "cmd=$new_bin" args=uci \
-        --engine name=base "cmd=$base_bin" args=uci \
-        --each "$LIMITS" "option.Hash=$HASH" \
+        "${new_engine[@]}" "${base_engine[@]}" "${each[@]}" \
         --games "$MAX_GAMES" --concurrency "$CONCURRENCY" \
         --sprt "elo0=$ELO0" "elo1=$ELO1" \
         --out "$stem.csv" --summary "$stem.summary.csv" "${resume[@]}" | tee /dev/stderr)
     # The summary CSV: variant,player,opponent,games,wins,draws,losses,score,elo,elo_low,elo_high,...
-    IFS=, read -r _ _ _ games wins draws losses _ elo elo_low elo_high _ < <(sed -n 2p "$stem.summary.csv")
+    # ...,los,draw_ratio,penta_0,penta_1,penta_2,penta_3,penta_4
+    IFS=, read -r _ _ _ games wins draws losses _ elo elo_low elo_high _ _ p0 p1 _ p3 p4 < <(sed -n 2p "$stem.summary.csv")
     sprt_line=$(grep '^SPRT' <<< "$report" | tail -1)
     llr=$(sed -E 's/.*LLR (-?[0-9.]+).*/\1/' <<< "$sprt_line")
     llr_low=$(sed -E 's/.*LLR -?[0-9.]+ \((-?[0-9.]+), .*/\1/' <<< "$sprt_line")
@@ -112,6 +161,9 @@ for variant in "${variant_list[@]}"; do
         *"H0 accepted"*) result=H0 ;;
         *) result=undecided ;;
     esac
+    # Every pair split 1-1 (the change never altered a result at these
+    # limits): zero variance, and the runner's decision means nothing.
+    [ "${p0:-0}${p1:-0}${p3:-0}${p4:-0}" = 0000 ] && result=no-signal
     change_csv=${CHANGE//\"/\"\"}
     echo "$(date +%Y-%m-%d),$new_rev$dirty,$short,\"$change_csv\",$variant,\"$LIMITS hash=$HASH\",$games,$wins,$draws,$losses,$elo,$elo_low,$elo_high,$llr,$llr_low,$llr_high,$ELO0,$ELO1,$result" >> "$LOG"
     echo "logged: $variant $result (LLR $llr, Elo $elo [$elo_low, $elo_high], $games games)" >&2

@@ -132,7 +132,7 @@ impl Player for InProcess {
         if self.shared.tt.size_mb() != self.hash_mb {
             self.shared = Shared::new(self.hash_mb);
         } else {
-            self.shared.tt.clear();
+            self.shared.clear();
         }
         Ok(())
     }

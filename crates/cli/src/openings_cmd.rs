@@ -101,7 +101,7 @@ fn draw(kind: VariantKind, seed: u64, index: u64, plies: u32) -> Option<VariantG
 /// Score of the candidate's final position for the side to move, with the
 /// line's positions as the repetition history.
 fn balance(c: &VariantGame, depth: u32, params: &EvalParams, shared: &mut Shared) -> i32 {
-    shared.tt.clear();
+    shared.clear();
     let limits = Limits {
         depth: Some(depth),
         nodes: Some(MAX_NODES),

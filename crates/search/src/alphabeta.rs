@@ -1,17 +1,24 @@
 //! Alpha-beta search, generic over the variant.
 //!
 //! Iterative deepening with aspiration windows around principal variation
-//! search; a quiescence search that respects each game (in suicide and losers
+//! search (an iteration cut by the limit still gives its best move when a
+//! root move searched to the end beat the window); a quiescence search that respects each game (in suicide and losers
 //! captures are forced, so a side with a capture may not "stand pat"; in
 //! check every evasion is searched; in threecheck quiet checks are tried at
-//! the first quiescence ply, and in atomic captures that explode a king end
-//! the game there); check extensions; mate and variant-win scores with their
-//! distance; repetition and 50-move draws. Moves are ordered by hash move,
-//! captures by victim and attacker value, killers, and history.
-//! Pruning where it is sound for the game: null move (never in suicide or
-//! losers, where zugzwang is the rule, never in check), reverse futility,
-//! late move reductions. Every margin, depth and coefficient of these comes
-//! from the worker's [`SearchParams`], read where the literal used to be.
+//! the first quiescence ply, and at every ply by a side with one check left,
+//! where any check wins; in atomic captures that explode a king end the game
+//! there); a node in check never drops into quiescence; mate and variant-win
+//! scores with their distance; repetition and 50-move draws. Moves are
+//! ordered by hash move, captures by victim and attacker value, killers, and
+//! history (both carried from one search of a game to the next through
+//! [`Shared`], forgotten at a new game). Pruning where it is sound for the game: null move (never in
+//! suicide or losers, where zugzwang is the rule, never in check), reverse
+//! futility, late move reductions (neither of them where suicide or losers
+//! force a capture: those nodes and the quiet sacrifices that force one are
+//! what decides these games). Every margin, depth and coefficient of these
+//! comes from the worker's [`SearchParams`], read where the literal used to
+//! be; each fix of a search defect is a switch there too, on by default only
+//! once its SPRT passed (docs/engine.md lists them).
 //!
 //! The quiescence search is also the tuner's: Texel tuning fits the static
 //! evaluation at the end of its principal variation, so it must be exactly
@@ -25,6 +32,7 @@ use crate::params::SearchParams;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 use movegen::{Color, Move, MoveList, Outcome, Position, Role, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 
 /// Score of a win at the root (a win `n` plies away scores `MATE - n`).
 pub const MATE: i32 = 32000;
@@ -43,6 +51,10 @@ pub struct Shared {
     pub stop: AtomicBool,
     /// Nodes searched by all threads (flushed in batches).
     pub nodes: AtomicU64,
+    /// Each thread's killers and history at the end of its last search,
+    /// by thread index, for the next search of the same game
+    /// (`keep_heuristics`).
+    heuristics: Mutex<Vec<Option<Heuristics>>>,
 }
 
 impl Shared {
@@ -52,8 +64,38 @@ impl Shared {
             tt: TranspositionTable::new(hash_mb),
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            heuristics: Mutex::new(Vec::new()),
         }
     }
+
+    /// Forgets everything learnt in the searches so far (a new game): the
+    /// table's entries and the threads' killers and history.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.forget_heuristics();
+    }
+
+    /// A new game with a table of `hash_mb` megabytes
+    /// ([`TranspositionTable::reallocate`]), killers and history forgotten.
+    pub fn reallocate(&mut self, hash_mb: usize) {
+        self.tt.reallocate(hash_mb);
+        self.forget_heuristics();
+    }
+
+    fn forget_heuristics(&mut self) {
+        self.heuristics
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+}
+
+/// A thread's move-ordering memory, kept from one search to the next.
+struct Heuristics {
+    /// Length of the game before the root of the search that left them.
+    game_ply: usize,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
 }
 
 /// Progress of the search after an iteration.
@@ -206,8 +248,16 @@ pub struct Worker<'a, V: Variant> {
     seldepth: usize,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    /// Positions of the game before the root.
+    game_ply: usize,
     /// Keys of the game so far and the current search path.
     keys: Vec<u64>,
+    /// Index in `keys` of the position after the innermost null move of
+    /// the current path, if any (with `repetition_null_fence`).
+    null_fence: Option<usize>,
+    /// Best root move of the current iteration so far and its score: a root
+    /// move that was searched to the end and beat alpha.
+    root_best: Option<(Move, i32)>,
     pv: Vec<Vec<Move>>,
     stopped: bool,
     _v: std::marker::PhantomData<V>,
@@ -225,7 +275,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         clock: &'a Clock,
         history: &[u64],
     ) -> Self {
-        Worker {
+        let mut w = Worker {
             shared,
             params,
             settings,
@@ -236,11 +286,60 @@ impl<'a, V: Variant> Worker<'a, V> {
             seldepth: 0,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 64 * 64],
+            game_ply: history.len(),
             keys: history.to_vec(),
+            null_fence: None,
+            root_best: None,
             pv: vec![Vec::new(); MAX_PLY + 2],
             stopped: false,
             _v: std::marker::PhantomData,
+        };
+        if settings.keep_heuristics != 0 {
+            w.resume_heuristics();
         }
+        w
+    }
+
+    /// Takes over the killers and history this thread left at the end of its
+    /// last search of the game: history halved (older evidence counts less),
+    /// killers moved to the plies they now have from the new root, and none
+    /// kept if the game did not move forward.
+    fn resume_heuristics(&mut self) {
+        let saved = {
+            let mut all = self
+                .shared
+                .heuristics
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            all.get_mut(self.id).and_then(Option::take)
+        };
+        let Some(saved) = saved else { return };
+        for (h, old) in self.history.iter_mut().zip(&saved.history) {
+            *h = old / 2;
+        }
+        let moved = self.game_ply.wrapping_sub(saved.game_ply);
+        if (1..saved.killers.len()).contains(&moved) {
+            for (k, old) in self.killers.iter_mut().zip(&saved.killers[moved..]) {
+                *k = *old;
+            }
+        }
+    }
+
+    /// Leaves this thread's killers and history for its next search.
+    fn save_heuristics(&self) {
+        let mut all = self
+            .shared
+            .heuristics
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if all.len() <= self.id {
+            all.resize_with(self.id + 1, || None);
+        }
+        all[self.id] = Some(Heuristics {
+            game_ply: self.game_ply,
+            killers: self.killers.clone(),
+            history: self.history.clone(),
+        });
     }
 
     #[inline]
@@ -289,7 +388,11 @@ impl<'a, V: Variant> Worker<'a, V> {
     fn is_repetition(&self, pos: &Position<V>) -> bool {
         let key = pos.key();
         let n = self.keys.len();
-        let window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
+        let mut window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
+        if let Some(fence) = self.null_fence {
+            // keys[fence] is the position after the last null move of the path.
+            window = window.min(n - 1 - fence);
+        }
         // keys[n - 1] is this position; look at the same side to move before it.
         let mut i = 2;
         while i <= window {
@@ -361,7 +464,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         let in_check = pos.is_check();
         let sp = self.settings;
         if in_check && (ply as i32) < sp.check_extension_max_ply {
-            depth = depth.max(1);
+            depth = (depth + sp.check_extension).max(1);
         }
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply, 0, &mut NoObserver);
@@ -401,9 +504,13 @@ impl<'a, V: Variant> Worker<'a, V> {
                 .unwrap_or_else(|| evaluate(pos, self.params))
         };
 
+        // Suicide and losers: every legal move is a capture when one is
+        // forced, and such a node is all tactics, however good it looks.
+        let capture_forced = V::MUST_CAPTURE && pos.is_capture(moves[0]);
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta with little depth left.
             if depth <= sp.rfp_max_depth
+                && !(capture_forced && sp.forced_capture_guard != 0)
                 && static_eval - sp.rfp_margin * depth >= beta
                 && beta.abs() < MATE_BOUND
             {
@@ -421,8 +528,13 @@ impl<'a, V: Variant> Worker<'a, V> {
                     if let Some(null) = pos.play_null() {
                         let r = sp.nmp_base_reduction + depth / sp.nmp_depth_divisor;
                         self.keys.push(null.key());
+                        let outer_fence = self.null_fence;
+                        if sp.repetition_null_fence != 0 {
+                            self.null_fence = Some(self.keys.len() - 1);
+                        }
                         let s =
                             -self.search(&null, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                        self.null_fence = outer_fence;
                         self.keys.pop();
                         if self.stopped {
                             return 0;
@@ -455,6 +567,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     && quiet
                     && !in_check
                     && !gives_check
+                    && !(V::MUST_CAPTURE && sp.forced_capture_guard != 0 && child.has_capture())
                 {
                     r = sp.reduction(depth, i) - pv_node as i32;
                     r = r.clamp(0, new_depth - 1);
@@ -477,6 +590,9 @@ impl<'a, V: Variant> Worker<'a, V> {
                 best_move = Some(m);
                 if score > alpha {
                     alpha = score;
+                    if ply == 0 {
+                        self.root_best = Some((m, score));
+                    }
                     if pv_node {
                         let (head, tail) = self.pv.split_at_mut(ply + 1);
                         head[ply].clear();
@@ -514,6 +630,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 depth,
                 bound,
             },
+            sp.tt_keep_deeper != 0,
         );
         best
     }
@@ -597,8 +714,12 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            if V::CHECK_COUNTING && qply == 0 {
-                // A check is worth a lot here: try quiet checks too.
+            if V::CHECK_COUNTING
+                && (qply == 0
+                    || pos.checks_remaining(pos.turn()) as i32 <= self.settings.qsearch_checks_left)
+            {
+                // A check is worth a lot here (with one left it wins): try
+                // quiet checks too.
                 moves = pos.legal_moves();
                 moves.retain(|m| {
                     pos.is_capture(m) || m.promotion().is_some() || pos.play_unchecked(m).is_check()
@@ -608,6 +729,23 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
             if moves.is_empty() && !pos.has_legal_move() {
                 return Self::q_end(V::end_without_moves(pos), pos, ply, obs);
+            }
+        }
+        if V::CHECK_COUNTING
+            && self.settings.qsearch_checks_left > 0
+            && pos.checks_remaining(pos.turn()) == 1
+        {
+            // Any check is the last one and wins at once: nothing scores
+            // more, and searching the captures first could cost millions of
+            // nodes in a position full of them.
+            let mut children = moves.iter().map(|&m| pos.play_unchecked(m));
+            if let Some(child) = children.find(|c| c.is_check()) {
+                let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1, obs);
+                if self.stopped {
+                    return 0;
+                }
+                obs.best_child(ply);
+                return score;
             }
         }
         let ordered = self.order_moves(pos, &moves, None, ply);
@@ -667,6 +805,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 } else {
                     (-INF, INF)
                 };
+            self.root_best = None;
             let score = loop {
                 let s = self.search(root, alpha, beta, d as i32, 0, true);
                 if self.stopped {
@@ -683,6 +822,17 @@ impl<'a, V: Variant> Worker<'a, V> {
                 }
             };
             if self.stopped {
+                // A root move searched to the end that beat the window is a
+                // better guess than the last iteration's, when enabled.
+                if sp.partial_iteration != 0 {
+                    if let (Some((m, s)), Some(&first)) = (self.root_best, self.pv[0].first()) {
+                        if m == first {
+                            best_move = Some(m);
+                            best_score = s;
+                            best_pv = self.pv[0].clone();
+                        }
+                    }
+                }
                 break;
             }
             completed = d;
@@ -713,6 +863,101 @@ impl<'a, V: Variant> Worker<'a, V> {
             depth = d + 1;
         }
         self.flush_nodes();
+        if self.settings.keep_heuristics != 0 {
+            self.save_heuristics();
+        }
         (best_move, best_score, completed, best_pv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+    use movegen::variants::{Chess, ThreeCheck};
+
+    /// The quiescence score of `fen` with `settings`.
+    fn quiesce<V: Variant>(fen: &str, settings: &SearchParams) -> i32 {
+        let pos = Position::<V>::from_fen(fen).expect("valid FEN");
+        let params = EvalParams::default_for(V::KIND);
+        let shared = Shared::new(1);
+        let clock = Clock::start(&Limits::nodes(1_000_000), pos.turn(), 1, settings);
+        let mut w = Worker::<V>::new(0, &shared, &params, settings, &clock, &[]);
+        w.quiesce(&pos, &mut NoObserver)
+            .expect("within the node limit")
+    }
+
+    #[test]
+    fn repetition_is_not_seen_through_a_null_move() {
+        let pos = Position::<Chess>::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 10 40").expect("valid");
+        let params = EvalParams::default_for(Chess::KIND);
+        let settings = SearchParams::default();
+        let shared = Shared::new(1);
+        let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
+        // The same position four plies back, the position after a null move
+        // in between.
+        let keys = [pos.key(), 11, 12, 13, pos.key()];
+        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &keys);
+        assert!(w.is_repetition(&pos));
+        w.null_fence = Some(2);
+        assert!(!w.is_repetition(&pos));
+        w.null_fence = Some(0);
+        assert!(w.is_repetition(&pos), "the fence's own position counts");
+    }
+
+    #[test]
+    fn killers_and_history_follow_the_game_when_kept() {
+        let pos = Position::<Chess>::startpos();
+        let params = EvalParams::default_for(Chess::KIND);
+        let keep = SearchParams::default();
+        assert_eq!(keep.keep_heuristics, 1);
+        let shared = Shared::new(1);
+        let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &keep);
+        let killer = pos.legal_moves()[0];
+        let mut w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2]);
+        w.killers[3][0] = Some(killer);
+        w.history[7] = 100;
+        w.save_heuristics();
+        // Two plies later the killer of ply 3 is one of ply 1.
+        let w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2, 3, 4]);
+        assert_eq!(w.killers[1][0], Some(killer));
+        assert_eq!(w.history[7], 50);
+        // Taken once; a new game forgets them; off, they are never read.
+        let w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2, 3, 4]);
+        assert_eq!(w.history[7], 0);
+        let mut new_game = Shared::new(1);
+        let mut w = Worker::<Chess>::new(0, &new_game, &params, &keep, &clock, &[1, 2]);
+        w.killers[3][0] = Some(killer);
+        w.save_heuristics();
+        drop(w);
+        new_game.clear();
+        let w = Worker::<Chess>::new(0, &new_game, &params, &keep, &clock, &[1, 2, 3, 4]);
+        assert_eq!(w.killers[1][0], None);
+        let off = SearchParams {
+            keep_heuristics: 0,
+            ..SearchParams::default()
+        };
+        let mut w = Worker::<Chess>::new(0, &shared, &params, &off, &clock, &[1, 2]);
+        w.history[7] = 100;
+        w.save_heuristics();
+        let w = Worker::<Chess>::new(0, &shared, &params, &off, &clock, &[1, 2, 3, 4]);
+        assert_eq!(w.history[7], 0);
+    }
+
+    #[test]
+    fn threecheck_quiescence_finds_the_last_check_past_its_first_ply() {
+        // Black is in check (White's second) and must step away; then any
+        // quiet check by White, at the second quiescence ply, is the third.
+        let fen = "R6k/8/8/8/8/8/8/K2Q4 b - - 1+3 0 1";
+        let first_ply_only = SearchParams {
+            qsearch_checks_left: 0,
+            ..SearchParams::default()
+        };
+        let score = quiesce::<ThreeCheck>(fen, &first_ply_only);
+        assert!(score > -MATE_BOUND, "{score}");
+        assert_eq!(
+            quiesce::<ThreeCheck>(fen, &SearchParams::default()),
+            -(MATE - 2)
+        );
     }
 }

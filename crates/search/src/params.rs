@@ -212,6 +212,11 @@ search_params! {
     rfp_max_depth: i32 = 6, 0..=20;
     /// Reverse futility pruning: margin per ply of depth, in centipawns.
     rfp_margin: i32 = 90, 0..=1000;
+    /// Forced-capture games (suicide, losers): 1 turns reverse futility
+    /// pruning off in a node whose side to move must capture, and late-move
+    /// reductions off for a quiet move that leaves the opponent a capture it
+    /// must make; 0 prunes and reduces them like any other node and move.
+    forced_capture_guard: i32 = 1, 0..=1;
     /// Null move pruning: least remaining depth where it is tried (121, deeper than any
     /// search, turns it off).
     nmp_min_depth: i32 = 3, 1..=121;
@@ -222,9 +227,35 @@ search_params! {
     /// Check extension: a side in check gets at least one ply of full search
     /// (never dropping straight into quiescence) while the ply is below this.
     check_extension_max_ply: i32 = 60, 0..=120;
+    /// Check extension: plies added to the remaining depth of a node in check
+    /// (while the ply is below `check_extension_max_ply`); 0 only keeps such a
+    /// node at depth 1 or more.
+    check_extension: i32 = 0, 0..=1;
     /// Quiescence: plies of forced captures (suicide, losers) before the
     /// static evaluation stands in for the rest of the chain.
     max_forced_qply: i32 = 6, 0..=64;
+    /// Quiescence in threecheck: quiet checks are tried at the first ply, and
+    /// at every later ply by a side with at most this many checks left to
+    /// give (0: at the first ply only). Above 0, a side with one check left
+    /// plays the first check it finds (it wins at once) without searching
+    /// the rest.
+    qsearch_checks_left: i32 = 1, 0..=3;
+    /// Repetition: 1 makes a null move a fence that repetition detection does
+    /// not look past (the pass is no move of the game, so a position before
+    /// it cannot be repeated after it); 0 looks back over it.
+    repetition_null_fence: i32 = 0, 0..=1;
+    /// Transposition table: 1 keeps an entry of the current search against a
+    /// shallower, non-exact entry of the same position; 0 always overwrites.
+    tt_keep_deeper: i32 = 1, 0..=1;
+    /// Killer moves and history scores: 1 carries them from one search to
+    /// the next of the same game (history halved, killers moved to the new
+    /// root's plies), cleared with the table at a new game; 0 starts every
+    /// search without them.
+    keep_heuristics: i32 = 1, 0..=1;
+    /// Iterative deepening: 1 plays the best move of an iteration cut by the
+    /// limit when one of its fully searched root moves beat the window; 0
+    /// keeps the last completed iteration's move.
+    partial_iteration: i32 = 1, 0..=1;
     /// Aspiration windows: least iteration depth that searches a window
     /// around the last score instead of the full range.
     aspiration_min_depth: i32 = 5, 1..=100;

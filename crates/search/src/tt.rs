@@ -121,9 +121,12 @@ impl TranspositionTable {
     }
 
     /// Stores an entry for `key`, replacing the same key, else the least
-    /// valuable slot (oldest search first, then shallowest).
+    /// valuable slot (oldest search first, then shallowest). With
+    /// `keep_deeper`, an entry of the same key written in this search stays
+    /// when the new one is shallower and not exact (depth-preferred with
+    /// age: a deeper result is worth more than a fresher, shallower bound).
     #[inline]
-    pub fn store(&self, key: u64, entry: TtEntry) {
+    pub fn store(&self, key: u64, entry: TtEntry, keep_deeper: bool) {
         let age = (self.age.load(Relaxed) & 0x3f) as u8;
         let bucket = self.table.bucket(key);
         let mut victim = &bucket[0];
@@ -131,10 +134,18 @@ impl TranspositionTable {
         for s in bucket {
             let (data, stored_key) = s.load();
             if data == 0 || stored_key == key {
+                let old = unpack(data);
+                if keep_deeper && ((data >> 58) & 0x3f) as u8 == age {
+                    if let Some(old) = old {
+                        if entry.bound != Bound::Exact && entry.depth < old.depth {
+                            return;
+                        }
+                    }
+                }
                 // Keep a move we already have if the new entry has none.
                 let mut e = entry;
                 if e.mv.is_none() {
-                    e.mv = unpack(data).and_then(|old| old.mv);
+                    e.mv = old.and_then(|old| old.mv);
                 }
                 s.store(key, pack(&e, age));
                 return;
@@ -193,6 +204,43 @@ mod tests {
     }
 
     #[test]
+    fn keep_deeper_keeps_the_deeper_entry_of_this_search() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x1234_5678_9abc_def1;
+        let entry = |depth, bound| TtEntry {
+            mv: None,
+            score: depth * 10,
+            eval: 0,
+            depth,
+            bound,
+        };
+        tt.store(key, entry(9, Bound::Lower), true);
+        tt.store(key, entry(3, Bound::Upper), true);
+        assert_eq!(tt.probe(key), Some(entry(9, Bound::Lower)), "deeper kept");
+        tt.store(key, entry(3, Bound::Exact), true);
+        assert_eq!(
+            tt.probe(key),
+            Some(entry(3, Bound::Exact)),
+            "exact replaces"
+        );
+        tt.store(key, entry(9, Bound::Lower), true);
+        tt.new_search();
+        tt.store(key, entry(3, Bound::Upper), true);
+        assert_eq!(
+            tt.probe(key),
+            Some(entry(3, Bound::Upper)),
+            "older search replaced"
+        );
+        tt.store(key, entry(9, Bound::Lower), false);
+        tt.store(key, entry(3, Bound::Upper), false);
+        assert_eq!(
+            tt.probe(key),
+            Some(entry(3, Bound::Upper)),
+            "off: overwritten"
+        );
+    }
+
+    #[test]
     fn threads_never_read_a_torn_entry() {
         let tt = Arc::new(TranspositionTable::new(1));
         let keys: Vec<u64> = (0..64u64)
@@ -216,6 +264,7 @@ mod tests {
                                 depth: (round % 30) as i32,
                                 bound: Bound::Exact,
                             },
+                            round % 2 == 0,
                         );
                         let probe = keys[(round * 13 + 3 * t) % keys.len()];
                         if let Some(e) = tt.probe(probe) {

@@ -20,7 +20,7 @@ use crate::trace::TraceRow;
 use crate::{Error, Result};
 use movegen::{Position, Variant};
 use rayon::prelude::*;
-use search::eval::{eval_terms, Accumulator, NUM_WEIGHTS};
+use search::eval::{eval_terms, Accumulator, MAX_WEIGHT, NUM_WEIGHTS};
 use search::EvalParams;
 use std::time::Instant;
 
@@ -413,7 +413,9 @@ pub fn solve_spd(a: &[f64], b: &[f64]) -> Option<Vec<f64>> {
 fn with_weights(init: &EvalParams, tuned: &[usize], w: &[f64]) -> EvalParams {
     let mut p = init.clone();
     for (&i, &v) in tuned.iter().zip(w) {
-        p.weights[i] = v.round().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
+        // Within the range a weights file may hold, so the result loads back.
+        let max = f64::from(MAX_WEIGHT);
+        p.weights[i] = v.round().clamp(-max, max) as i32;
     }
     p
 }

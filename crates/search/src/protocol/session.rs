@@ -85,7 +85,7 @@ impl Engine {
     /// still holds it.
     pub fn new_table(&mut self) {
         match Arc::get_mut(&mut self.shared) {
-            Some(shared) => shared.tt.reallocate(self.hash_mb),
+            Some(shared) => shared.reallocate(self.hash_mb),
             None => self.shared = Arc::new(Shared::new(self.hash_mb)),
         }
     }
