@@ -247,8 +247,16 @@ impl Sprt {
         0.5 * n * (sigma0 / sigma1).ln()
     }
 
-    /// Decision for the current counts.
+    /// Decision for the current counts. While every pair has ended 1-1
+    /// there is no decision, whatever the LLR: two engines that play the
+    /// same moves (the same program, or a change that never alters a move,
+    /// at fixed nodes) split every pair, the variance is zero, and the LLR
+    /// of a hypothesis at 50% grows without bound although the games say
+    /// nothing about the change.
     pub fn state(&self, p: &Pentanomial) -> SprtState {
+        if p.pairs() > 0 && p.0[2] == p.pairs() {
+            return SprtState::Continue;
+        }
         let llr = self.llr(p);
         let (lower, upper) = self.bounds();
         if llr >= upper {
@@ -330,6 +338,13 @@ mod tests {
         assert_eq!(
             n.state(&Pentanomial([10, 100, 400, 300, 190])),
             SprtState::AcceptH1
+        );
+        // Identical play: every pair 1-1 decides nothing, however many.
+        let nonreg = Sprt::logistic(-10.0, 0.0);
+        assert!(nonreg.llr(&Pentanomial([0, 0, 500, 0, 0])) > 2.95);
+        assert_eq!(
+            nonreg.state(&Pentanomial([0, 0, 500, 0, 0])),
+            SprtState::Continue
         );
         let (lo, hi) = sprt.bounds();
         assert!((lo + 2.944).abs() < 0.01 && (hi - 2.944).abs() < 0.01);

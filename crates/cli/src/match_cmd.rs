@@ -672,6 +672,9 @@ fn report_text(
                 match state {
                     SprtState::AcceptH1 => "H1 accepted",
                     SprtState::AcceptH0 => "H0 accepted",
+                    SprtState::Continue if s.penta.0[2] == s.penta.pairs() => {
+                        "no decision: every pair ended 1-1 (identical play carries no signal)"
+                    }
                     SprtState::Continue => "no decision yet",
                 }
             ));
