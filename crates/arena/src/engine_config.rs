@@ -289,7 +289,8 @@ impl EngineConfig {
             search: Some(p), ..
         }) = &kind
         {
-            if let Err(e) = SearchParams::load(p) {
+            // What a file may set is the same in every game: checked as chess.
+            if let Err(e) = SearchParams::load(VariantKind::Chess, p) {
                 let message = e.to_string();
                 return Err(EngineConfigError::BadSearchFile {
                     engine: name,
@@ -316,12 +317,11 @@ impl EngineConfig {
     fn start_checked(&self, variant: Option<VariantKind>) -> Result<Box<dyn Player>, PlayerError> {
         match &self.kind {
             EngineKind::InProcess(c) => {
-                let settings = SearchParams::load_or_default(c.search.as_deref())
-                    .map_err(|e| PlayerError::Setup(e.to_string()))?;
-                Ok(Box::new(
-                    InProcess::new(&self.name, c.eval.clone(), c.hash_mb, c.threads)
-                        .with_settings(settings),
-                ))
+                let engine = InProcess::new(&self.name, c.eval.clone(), c.hash_mb, c.threads);
+                Ok(Box::new(match &c.search {
+                    Some(path) => engine.with_search_file(path.clone()),
+                    None => engine,
+                }))
             }
             EngineKind::External(c) => external::spawn(&self.name, c, variant),
         }

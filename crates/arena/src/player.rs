@@ -68,6 +68,9 @@ pub struct InProcess {
     name: String,
     eval_file: Option<PathBuf>,
     params: Option<EvalParams>,
+    /// Search settings file, read for each game's variant on top of its
+    /// defaults (none: the variant's defaults).
+    search_file: Option<PathBuf>,
     settings: SearchParams,
     hash_mb: usize,
     threads: usize,
@@ -87,6 +90,7 @@ impl InProcess {
             name: name.to_string(),
             eval_file,
             params: None,
+            search_file: None,
             settings: SearchParams::default(),
             hash_mb,
             threads: threads.max(1),
@@ -100,6 +104,7 @@ impl InProcess {
             name: name.to_string(),
             eval_file: None,
             params: Some(params),
+            search_file: None,
             settings: SearchParams::default(),
             hash_mb,
             threads: 1,
@@ -107,9 +112,14 @@ impl InProcess {
         }
     }
 
-    /// The same engine searching with `settings` instead of the defaults.
-    pub fn with_settings(self, settings: SearchParams) -> InProcess {
-        InProcess { settings, ..self }
+    /// The same engine searching with the settings of the TOML file
+    /// `search_file` (read at each new game for its variant, on top of that
+    /// variant's defaults) instead of the defaults.
+    pub fn with_search_file(self, search_file: PathBuf) -> InProcess {
+        InProcess {
+            search_file: Some(search_file),
+            ..self
+        }
     }
 }
 
@@ -127,6 +137,8 @@ impl Player for InProcess {
                 None => EvalParams::default_for(variant),
             });
         }
+        self.settings = SearchParams::load_or_default(variant, self.search_file.as_deref())
+            .map_err(|e| PlayerError::Setup(e.to_string()))?;
         // A cleared table makes every game depend only on its moves (resumable,
         // reproducible matches).
         if self.shared.tt.size_mb() != self.hash_mb {

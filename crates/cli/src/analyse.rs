@@ -80,7 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout();
     let params = EvalParams::load_or_default(V::KIND, args.eval.as_deref())?;
-    let settings = SearchParams::load_or_default(args.search.as_deref())?;
+    let settings = SearchParams::load_or_default(V::KIND, args.search.as_deref())?;
     let limits = match (args.depth, args.movetime) {
         (Some(d), _) => Limits::depth(d),
         (None, Some(ms)) => Limits::movetime(Duration::from_millis(ms)),

@@ -113,7 +113,7 @@ fn balance(c: &VariantGame, depth: u32, params: &EvalParams, shared: &mut Shared
             g.history_keys(),
             &limits,
             params,
-            &search::SearchParams::default(),
+            &search::SearchParams::default_for(<V as movegen::Variant>::KIND),
             shared,
             1,
             &mut |_| {},

@@ -315,6 +315,40 @@ fn uci_tune_offers_the_weights_of_the_variant_as_spin_options() {
 }
 
 #[test]
+fn search_settings_follow_the_variant_with_the_search_file_on_top() {
+    let ext = |v: i32| format!("option name check_extension type spin default {v} min 0 max 1");
+    let uci = |args: &[&str], script: &str| ok_stdout(&varia_with_stdin(args, script));
+    // Atomic's defaults extend checks, chess's do not.
+    let chess = uci(&["uci", "--tune"], "uci\nquit\n");
+    assert!(chess.contains(&ext(0)), "{chess}");
+    let atomic = uci(&["uci", "--tune", "--variant", "atomic"], "uci\nquit\n");
+    assert!(atomic.contains(&ext(1)), "{atomic}");
+    let switched = uci(
+        &["uci", "--tune"],
+        "setoption name UCI_Variant value atomic\nuci\nquit\n",
+    );
+    assert!(switched.contains(&ext(1)), "{switched}");
+    // A SearchFile sets its fields on top of the variant's defaults, and is
+    // read again for the new variant.
+    let dir = tempfile::tempdir().unwrap();
+    let margin = write_file(dir.path(), "margin.toml", "rfp_margin = 120\n");
+    let off = write_file(dir.path(), "off.toml", "check_extension = 0\n");
+    let script = |file: &Path| {
+        format!(
+            "setoption name SearchFile value {}\nsetoption name UCI_Variant value atomic\nuci\nquit\n",
+            path(file)
+        )
+    };
+    let kept = uci(&["uci", "--tune"], &script(&margin));
+    assert!(
+        kept.contains(&ext(1)) && kept.contains("option name rfp_margin type spin default 120 "),
+        "{kept}"
+    );
+    let turned_off = uci(&["uci", "--tune"], &script(&off));
+    assert!(turned_off.contains(&ext(0)), "{turned_off}");
+}
+
+#[test]
 fn setoption_of_a_weight_changes_the_search() {
     // A queen up in chess: the score is about the queen's value.
     let score = |queen: &str| {

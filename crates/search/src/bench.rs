@@ -152,7 +152,7 @@ fn run_variant<V: Variant>(
     on_position: &mut dyn FnMut(&PositionBench),
 ) -> Result<GameBench, BenchError> {
     let params = EvalParams::default_for(V::KIND);
-    let settings = SearchParams::default();
+    let settings = SearchParams::default_for(V::KIND);
     let fens = positions(V::KIND);
     let mut total = GameBench {
         kind: V::KIND,

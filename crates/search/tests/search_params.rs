@@ -3,7 +3,7 @@
 //! defaults walk the same tree as the built-in settings always did (the bench
 //! signature checks that part).
 
-use movegen::{variants::Chess, Position, Variant};
+use movegen::{variants::Chess, Position, Variant, VariantKind};
 use search::{search, EvalParams, Limits, SearchParams, Shared};
 
 /// Nodes of a one-thread depth-7 search of a middlegame with `settings`.
@@ -54,7 +54,8 @@ fn non_default_settings_change_the_tree() {
 
 #[test]
 fn settings_loaded_from_toml_are_the_ones_searched() {
-    let loaded = SearchParams::from_toml("lmr_divisor = 1.5\n", "inline").expect("valid");
+    let loaded = SearchParams::from_toml(VariantKind::Chess, "lmr_divisor = 1.5\n", "inline")
+        .expect("valid");
     let built = SearchParams {
         lmr_divisor: 1.5,
         ..SearchParams::default()
@@ -81,6 +82,6 @@ fn the_shipped_default_file_is_the_defaults() {
         SearchParams::default().to_toml(),
         "regenerate with VARIA_WRITE_SEARCH_DEFAULTS=1 cargo test -p search --test search_params"
     );
-    let loaded = SearchParams::load(std::path::Path::new(path)).expect("loads");
+    let loaded = SearchParams::load(VariantKind::Chess, std::path::Path::new(path)).expect("loads");
     assert_eq!(loaded, SearchParams::default());
 }

@@ -87,7 +87,7 @@ impl<'a> Resolver<'a> {
     /// take more than a node budget far beyond any real position's.
     pub fn resolve<V: Variant>(&self, pos: &Position<V>) -> Option<Resolved<V>> {
         self.shared.stop.store(false, Relaxed);
-        let settings = SearchParams::default();
+        let settings = SearchParams::default_for(V::KIND);
         let mut worker =
             Worker::<V>::new(0, &self.shared, self.params, &settings, &self.clock, &[]);
         let mut pv = PvLeaf {

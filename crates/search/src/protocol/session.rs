@@ -68,7 +68,7 @@ impl Engine {
             threads: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             params: Arc::new(EvalParams::default_for(kind)),
-            settings: Arc::new(SearchParams::default()),
+            settings: Arc::new(SearchParams::default_for(kind)),
             shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
             running: None,
             next_id: 1,

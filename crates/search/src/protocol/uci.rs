@@ -22,7 +22,9 @@
 //! kept back from every clock budget for the GUI round trip, 0 to 5000,
 //! default 15), `EvalFile` (an [`EvalParams`] TOML for the current variant;
 //! empty for the built-in weights), `SearchFile` (a
-//! [`SearchParams`] TOML; empty for the defaults).
+//! [`SearchParams`] TOML read for the current variant, its fields on top of
+//! that game's defaults; empty for the defaults). Both files are read again
+//! when `UCI_Variant` changes the game, as the defaults differ per game.
 //!
 //! Tuning options (`varia uci --tune`, [`UciConfig::tune`]): every
 //! [`EvalParams`] weight as a spin option named as in the TOML
@@ -118,6 +120,7 @@ where
         engine.kind = config.variant;
         engine.reset_game();
         engine.params = Arc::new(EvalParams::default_for(config.variant));
+        engine.settings = Arc::new(SearchParams::default_for(config.variant));
         let mut uci = Uci::new(engine);
         uci.tune = config.tune;
         uci.start_variant = config.variant;
@@ -131,6 +134,8 @@ struct Uci {
     engine: Engine,
     /// `EvalFile`, empty for the built-in weights.
     eval_file: String,
+    /// `SearchFile`, empty for the current variant's default settings.
+    search_file: String,
     /// The tuning options are offered (`varia uci --tune`).
     tune: bool,
     /// The variant at start: `UCI_Variant`'s default.
@@ -176,6 +181,7 @@ impl Protocol for Uci {
         Uci {
             engine,
             eval_file: String::new(),
+            search_file: String::new(),
             tune: false,
             start_variant: VariantKind::Chess,
             weight_options: BTreeMap::new(),
@@ -439,6 +445,19 @@ impl Uci {
         }
     }
 
+    /// Loads the search settings for the current variant from `search_file`.
+    fn load_search(&mut self) {
+        let kind = self.engine.kind;
+        let path = (!self.search_file.is_empty()).then(|| Path::new(&self.search_file));
+        match SearchParams::load_or_default(kind, path) {
+            Ok(p) => self.set_settings(p),
+            Err(e) => {
+                self.error(&format!("SearchFile not loaded, using the defaults: {e}"));
+                self.set_settings(SearchParams::default_for(kind));
+            }
+        }
+    }
+
     fn setoption(&mut self, line: &str, toks: &[(usize, &str)]) {
         if toks.get(1).map(|t| t.1.to_ascii_lowercase()) != Some("name".into()) {
             self.error("setoption: expected \"setoption name <id> [value <x>]\"");
@@ -468,6 +487,7 @@ impl Uci {
                     if kind != self.engine.kind {
                         self.engine.kind = kind;
                         self.load_eval();
+                        self.load_search();
                     }
                     self.engine.reset_game();
                 }
@@ -512,14 +532,12 @@ impl Uci {
                 self.load_eval();
             }
             "searchfile" => {
-                let path = (!value.is_empty() && value != "<empty>").then(|| Path::new(value));
-                match SearchParams::load_or_default(path) {
-                    Ok(p) => self.set_settings(p),
-                    Err(e) => {
-                        self.error(&format!("SearchFile not loaded, using the defaults: {e}"));
-                        self.set_settings(SearchParams::default());
-                    }
-                }
+                self.search_file = if value == "<empty>" {
+                    String::new()
+                } else {
+                    value.to_string()
+                };
+                self.load_search();
             }
             "" => self.error("setoption: missing option name"),
             lower => {
