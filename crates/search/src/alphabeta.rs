@@ -222,6 +222,10 @@ pub trait QObserver<V: Variant> {
     fn leaf(&mut self, ply: usize, leaf: QLeaf<'_, V>);
     /// The child at `ply + 1` became the best line of the node at `ply`.
     fn best_child(&mut self, ply: usize);
+    /// The observer follows the lines to their leaves, so the search may not
+    /// answer a node from the transposition table (a stored score has no
+    /// line behind it).
+    const FOLLOWS_LINES: bool = true;
 }
 
 /// The engine's observer: sees nothing, and costs nothing once inlined.
@@ -232,6 +236,7 @@ impl<V: Variant> QObserver<V> for NoObserver {
     fn leaf(&mut self, _ply: usize, _leaf: QLeaf<'_, V>) {}
     #[inline(always)]
     fn best_child(&mut self, _ply: usize) {}
+    const FOLLOWS_LINES: bool = false;
 }
 
 /// One search thread.
@@ -679,9 +684,35 @@ impl<'a, V: Variant> Worker<'a, V> {
         if ply >= MAX_PLY {
             return self.q_eval(pos, ply, obs);
         }
+        // Transposition table (`qsearch_tt`): the first ply of quiescence
+        // (threecheck's quiet checks) stores depth 0, later plies -1, so an
+        // entry answers only a node searching no more than it did, and the
+        // main search (depth 1 and more) never takes a cutoff from one.
+        let use_tt = self.settings.qsearch_tt != 0 && !O::FOLLOWS_LINES;
+        let qdepth = if qply == 0 { 0 } else { -1 };
+        let key = pos.key();
+        let mut tt_move = None;
+        if use_tt {
+            if let Some(e) = self.shared.tt.probe(key) {
+                if e.depth >= qdepth {
+                    let s = score_from_tt(e.score, ply);
+                    match e.bound {
+                        Bound::Exact => return s,
+                        Bound::Lower if s >= beta => return s,
+                        Bound::Upper if s <= alpha => return s,
+                        _ => {}
+                    }
+                }
+                tt_move = e.mv;
+            }
+        }
+        let original_alpha = alpha;
         let in_check = pos.is_check();
         let mut moves;
         let mut best;
+        // The static evaluation, where this node computed one (the table's
+        // entries carry it for the main search).
+        let mut static_eval = None;
         if V::MUST_CAPTURE {
             moves = pos.legal_captures();
             // Capture chains branch at every ply when captures are forced; past a
@@ -709,7 +740,11 @@ impl<'a, V: Variant> Worker<'a, V> {
             best = -INF;
         } else {
             let stand_pat = self.q_eval(pos, ply, obs);
+            static_eval = Some(stand_pat);
             if stand_pat >= beta {
+                if use_tt {
+                    self.q_store(key, stand_pat, stand_pat, qdepth, Bound::Lower, None, ply);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -748,7 +783,8 @@ impl<'a, V: Variant> Worker<'a, V> {
                 return score;
             }
         }
-        let ordered = self.order_moves(pos, &moves, None, ply);
+        let ordered = self.order_moves(pos, &moves, tt_move, ply);
+        let mut best_move = None;
         for &(_, m) in &ordered {
             let child = pos.play_unchecked(m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1, obs);
@@ -757,6 +793,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
             if score > best {
                 best = score;
+                best_move = Some(m);
                 obs.best_child(ply);
                 if score > alpha {
                     alpha = score;
@@ -766,7 +803,50 @@ impl<'a, V: Variant> Worker<'a, V> {
                 }
             }
         }
+        if use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if alpha > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let eval = match static_eval {
+                Some(e) => e,
+                // In check the main search reads no evaluation.
+                None if in_check => 0,
+                None => evaluate(pos, self.params),
+            };
+            self.q_store(key, best, eval, qdepth, bound, best_move, ply);
+        }
         best
+    }
+
+    /// Stores a quiescence result of `pos` (`score` at `ply`, with the
+    /// static evaluation `eval`) under the same replacement rule as the main
+    /// search's entries.
+    #[allow(clippy::too_many_arguments)]
+    fn q_store(
+        &self,
+        key: u64,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        mv: Option<Move>,
+        ply: usize,
+    ) {
+        self.shared.tt.store(
+            key,
+            TtEntry {
+                mv,
+                score: score_to_tt(score, ply),
+                eval,
+                depth,
+                bound,
+            },
+            self.settings.tt_keep_deeper != 0,
+        );
     }
 
     /// Iterative deepening from `root` until the clock or `max_depth` says
@@ -885,6 +965,40 @@ mod tests {
         let mut w = Worker::<V>::new(0, &shared, &params, settings, &clock, &[]);
         w.quiesce(&pos, &mut NoObserver)
             .expect("within the node limit")
+    }
+
+    #[test]
+    fn quiescence_stores_its_result_and_answers_from_it_when_enabled() {
+        // White's queen takes a defended knight or not: a few captures deep.
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5Q2/PPPP1PPP/RNB1KBNR w KQkq - 2 3";
+        let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
+        let params = EvalParams::default_for(Chess::KIND);
+        let run = |qsearch_tt: i32| {
+            let settings = SearchParams {
+                qsearch_tt,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::nodes(1_000_000), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            let first = w.quiesce(&pos, &mut NoObserver).expect("within the limit");
+            let first_nodes = w.nodes;
+            let entry = shared.tt.probe(pos.key());
+            let second = w.quiesce(&pos, &mut NoObserver).expect("within the limit");
+            (first, first_nodes, entry, second, w.nodes - first_nodes)
+        };
+        let (score, nodes, entry, again, again_nodes) = run(1);
+        let e = entry.expect("the root's result is stored");
+        // A full window: the bound is exact, at quiescence's first-ply depth.
+        assert_eq!((e.bound, e.depth, e.score), (Bound::Exact, 0, score));
+        assert_eq!(e.eval, evaluate(&pos, &params));
+        assert!(nodes > 1, "a capture to search");
+        assert_eq!((again, again_nodes), (score, 1), "answered by the entry");
+        // Off: the table stays empty and the score is the same here.
+        let (off_score, off_nodes, off_entry, _, off_again) = run(0);
+        assert_eq!(off_entry, None);
+        assert_eq!(off_score, score);
+        assert_eq!(off_again, off_nodes);
     }
 
     #[test]

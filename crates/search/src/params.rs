@@ -268,6 +268,10 @@ search_params! {
     /// limit when one of its fully searched root moves beat the window; 0
     /// keeps the last completed iteration's move.
     partial_iteration: i32 = 1, 0..=1;
+    /// Quiescence: 1 probes the transposition table at every quiescence
+    /// node (a cutoff from a stored bound, the stored move first) and stores
+    /// the node's result; 0 keeps quiescence out of the table.
+    qsearch_tt: i32 = 0, 0..=1;
     /// Aspiration windows: least iteration depth that searches a window
     /// around the last score instead of the full range.
     aspiration_min_depth: i32 = 5, 1..=100;
