@@ -271,7 +271,7 @@ search_params! {
     /// Quiescence: 1 probes the transposition table at every quiescence
     /// node (a cutoff from a stored bound, the stored move first) and stores
     /// the node's result; 0 keeps quiescence out of the table.
-    qsearch_tt: i32 = 0, 0..=1;
+    qsearch_tt: i32 = 1, 0..=1;
     /// Aspiration windows: least iteration depth that searches a window
     /// around the last score instead of the full range.
     aspiration_min_depth: i32 = 5, 1..=100;

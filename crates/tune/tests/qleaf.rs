@@ -28,7 +28,13 @@ fn check<V: Variant>() {
             if pos.outcome().is_some() {
                 break;
             }
-            let settings = SearchParams::default();
+            // The resolver follows lines, so it never answers from the
+            // transposition table (`qsearch_tt`): compare with the engine's
+            // quiescence without it.
+            let settings = SearchParams {
+                qsearch_tt: 0,
+                ..SearchParams::default()
+            };
             let clock = Clock::start(&limits, pos.turn(), 1, &settings);
             let mut w = Worker::<V>::new(0, &shared, &params, &settings, &clock, &[pos.key()]);
             let engine = w.quiesce(&pos, &mut NoObserver).expect("no limit");
