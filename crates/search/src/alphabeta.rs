@@ -96,6 +96,7 @@ struct Heuristics {
     game_ply: usize,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    counters: Vec<Option<Move>>,
 }
 
 /// Progress of the search after an iteration.
@@ -253,6 +254,12 @@ pub struct Worker<'a, V: Variant> {
     seldepth: usize,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    /// The quiet move that last refuted a move, by the refuted move's side,
+    /// from and to squares (`counter_moves`).
+    counters: Vec<Option<Move>>,
+    /// The move played at each ply of the current path (`None`: a null
+    /// move), for the counter-move table.
+    played: Vec<Option<Move>>,
     /// Positions of the game before the root.
     game_ply: usize,
     /// Keys of the game so far and the current search path.
@@ -291,6 +298,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             seldepth: 0,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 64 * 64],
+            counters: vec![None; 2 * 64 * 64],
+            played: vec![None; MAX_PLY + 2],
             game_ply: history.len(),
             keys: history.to_vec(),
             null_fence: None,
@@ -322,6 +331,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         for (h, old) in self.history.iter_mut().zip(&saved.history) {
             *h = old / 2;
         }
+        self.counters = saved.counters;
         let moved = self.game_ply.wrapping_sub(saved.game_ply);
         if (1..saved.killers.len()).contains(&moved) {
             for (k, old) in self.killers.iter_mut().zip(&saved.killers[moved..]) {
@@ -344,6 +354,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             game_ply: self.game_ply,
             killers: self.killers.clone(),
             history: self.history.clone(),
+            counters: self.counters.clone(),
         });
     }
 
@@ -413,12 +424,16 @@ impl<'a, V: Variant> Worker<'a, V> {
         color.index() * 4096 + m.from().index() * 64 + m.to().index()
     }
 
+    /// Moves in search order: the table's move, captures and promotions,
+    /// the killers, the counter move (`counter`), then quiet moves by
+    /// history.
     fn order_moves(
         &self,
         pos: &Position<V>,
         moves: &MoveList,
         tt_move: Option<Move>,
         ply: usize,
+        counter: Option<Move>,
     ) -> Vec<(i32, Move)> {
         let us = pos.turn();
         let mut scored: Vec<(i32, Move)> = moves
@@ -432,6 +447,8 @@ impl<'a, V: Variant> Worker<'a, V> {
                     1 << 22
                 } else if self.killers[ply][1] == Some(m) {
                     (1 << 22) - 1
+                } else if counter == Some(m) {
+                    (1 << 22) - 2
                 } else {
                     self.history[Self::history_index(us, m)]
                 };
@@ -531,6 +548,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 let big = b.color(pos.turn()) & !b.role(Role::Pawn) & !b.role(Role::King);
                 if big.any() {
                     if let Some(null) = pos.play_null() {
+                        self.played[ply] = None;
                         let r = sp.nmp_base_reduction + depth / sp.nmp_depth_divisor;
                         self.keys.push(null.key());
                         let outer_fence = self.null_fence;
@@ -552,14 +570,24 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
 
-        let ordered = self.order_moves(pos, &moves, tt_move, ply);
+        let us = pos.turn();
+        // The table entry of the move that led here (by its side: the
+        // opponent's), for the counter-move heuristic.
+        let counter_slot = match (ply, sp.counter_moves) {
+            (0, _) | (_, 0) => None,
+            _ => self.played[ply - 1].map(|prev| Self::history_index(us.other(), prev)),
+        };
+        let counter = counter_slot.and_then(|i| self.counters[i]);
+        let ordered = self.order_moves(pos, &moves, tt_move, ply, counter);
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        let us = pos.turn();
+        // Quiet moves searched so far that did not cut off (`history_malus`).
+        let mut quiets_tried: Vec<Move> = Vec::new();
         for (i, &(_, m)) in ordered.iter().enumerate() {
             let child = pos.play_unchecked(m);
             let quiet = !pos.is_capture(m) && m.promotion().is_none();
+            self.played[ply] = Some(m);
             let gives_check = child.is_check();
             let new_depth = depth - 1;
             self.keys.push(child.key());
@@ -613,10 +641,22 @@ impl<'a, V: Variant> Worker<'a, V> {
                             }
                             let h = &mut self.history[Self::history_index(us, m)];
                             *h = (*h + depth * depth).min(sp.history_max);
+                            if sp.history_malus != 0 {
+                                for &q in &quiets_tried {
+                                    let h = &mut self.history[Self::history_index(us, q)];
+                                    *h = (*h - depth * depth).max(-sp.history_max);
+                                }
+                            }
+                            if let Some(slot) = counter_slot {
+                                self.counters[slot] = Some(m);
+                            }
                         }
                         break;
                     }
                 }
+            }
+            if quiet && sp.history_malus != 0 {
+                quiets_tried.push(m);
             }
         }
         let bound = if best >= beta {
@@ -783,7 +823,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 return score;
             }
         }
-        let ordered = self.order_moves(pos, &moves, tt_move, ply);
+        let ordered = self.order_moves(pos, &moves, tt_move, ply, None);
         let mut best_move = None;
         for &(_, m) in &ordered {
             let child = pos.play_unchecked(m);
@@ -999,6 +1039,54 @@ mod tests {
         assert_eq!(off_entry, None);
         assert_eq!(off_score, score);
         assert_eq!(off_again, off_nodes);
+    }
+
+    #[test]
+    fn history_malus_and_counter_moves_learn_only_when_enabled() {
+        let pos = Position::<Chess>::startpos();
+        let params = EvalParams::default_for(Chess::KIND);
+        let run = |on: i32| {
+            let settings = SearchParams {
+                history_malus: on,
+                counter_moves: on,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            w.iterate(&pos, 6, &mut |_| {});
+            let lowered = w.history.iter().filter(|&&h| h < 0).count();
+            let counters = w.counters.iter().flatten().count();
+            let floor = w.history.iter().min().copied().unwrap_or(0);
+            (lowered, counters, floor, settings.history_max)
+        };
+        let (lowered, counters, _, _) = run(0);
+        assert_eq!((lowered, counters), (0, 0), "off: nothing lowered or kept");
+        let (lowered, counters, floor, cap) = run(1);
+        assert!(lowered > 0, "quiet moves before a cutoff lose history");
+        assert!(counters > 0, "refutations are remembered");
+        assert!(floor >= -cap, "the malus stops at minus the cap");
+    }
+
+    #[test]
+    fn the_counter_move_comes_after_the_killers_and_before_history() {
+        let pos = Position::<Chess>::startpos();
+        let params = EvalParams::default_for(Chess::KIND);
+        let settings = SearchParams::default();
+        let shared = Shared::new(1);
+        let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
+        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let moves = pos.legal_moves();
+        let (k0, k1, counter, by_history) = (moves[0], moves[1], moves[2], moves[3]);
+        w.killers[2] = [Some(k0), Some(k1)];
+        w.history[Worker::<Chess>::history_index(pos.turn(), by_history)] = settings.history_max;
+        let order: Vec<Move> = w
+            .order_moves(&pos, &moves, None, 2, Some(counter))
+            .into_iter()
+            .map(|(_, m)| m)
+            .take(4)
+            .collect();
+        assert_eq!(order, [k0, k1, counter, by_history]);
     }
 
     #[test]

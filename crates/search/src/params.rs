@@ -279,9 +279,18 @@ search_params! {
     aspiration_window: i32 = 30, 1..=1000;
     /// Aspiration windows: factor the half-width grows by after a fail.
     aspiration_growth: i32 = 2, 2..=16;
-    /// History heuristic: cap of a move's history score (below the killer
-    /// moves' ordering score, 2^22 - 1, so history never outranks a killer).
-    history_max: i32 = 1 << 20, 1..=4194302;
+    /// History heuristic: cap of a move's history score (below the counter
+    /// move's ordering score, 2^22 - 2, and the killers' above it, so
+    /// history never outranks either).
+    history_max: i32 = 1 << 20, 1..=4194301;
+    /// History malus: 1 lowers the history of every quiet move searched
+    /// before a quiet move that cut off, by as much as the cutoff move's
+    /// rises (down to minus the cap); 0 only raises the cutoff move's.
+    history_malus: i32 = 0, 0..=1;
+    /// Counter moves: 1 remembers, for each move (by side, from and to
+    /// square), the quiet move that last refuted it, and orders that reply
+    /// right after the killers; 0 keeps no such table.
+    counter_moves: i32 = 0, 0..=1;
     /// Lazy SMP: helper threads skip ahead on alternate depths beyond this depth.
     smp_skip_min_depth: i32 = 2, 0..=100;
     /// Time management: moves to go assumed when the protocol gives none.
