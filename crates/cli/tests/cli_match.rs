@@ -161,7 +161,9 @@ fn engine_without_its_queen_loses_clearly() {
     let (games, w, _d, l, elo, err) = pairing(&text);
     assert_eq!(games, 60, "{text}");
     assert!(w >= 3 * l.max(1), "{text}");
-    assert!(elo - err > 0.0, "{text}");
+    // Near a 100% score the Elo interval has no useful width (+545 +/- 997
+    // at 57-1-2): the significance is the LOS checked below.
+    assert!(elo > 0.0 && err > 0.0, "{text}");
     let csv = std::fs::read_to_string(&summary).expect("summary CSV");
     let row: Vec<&str> = csv
         .lines()
