@@ -171,6 +171,20 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The score a stored entry proves for the window `(alpha, beta)`, if any:
+/// an exact score, a lower bound at or above beta, or an upper bound at or
+/// below alpha (the caller has checked the entry is deep enough).
+#[inline]
+fn tt_cutoff(e: &TtEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = score_from_tt(e.score, ply);
+    match e.bound {
+        Bound::Exact => Some(s),
+        Bound::Lower if s >= beta => Some(s),
+        Bound::Upper if s <= alpha => Some(s),
+        _ => None,
+    }
+}
+
 /// Ordering value of a piece (victim or attacker).
 fn order_value(role: Role) -> i32 {
     match role {
@@ -505,12 +519,8 @@ impl<'a, V: Variant> Worker<'a, V> {
         let tt_move = tt.and_then(|e| e.mv);
         if let Some(e) = tt {
             if !pv_node && e.depth >= depth {
-                let s = score_from_tt(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
+                if let Some(s) = tt_cutoff(&e, ply, alpha, beta) {
+                    return s;
                 }
             }
         }
@@ -659,13 +669,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 quiets_tried.push(m);
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(best, beta, alpha > original_alpha);
         self.shared.tt.store(
             key,
             TtEntry {
@@ -735,12 +739,8 @@ impl<'a, V: Variant> Worker<'a, V> {
         if use_tt {
             if let Some(e) = self.shared.tt.probe(key) {
                 if e.depth >= qdepth {
-                    let s = score_from_tt(e.score, ply);
-                    match e.bound {
-                        Bound::Exact => return s,
-                        Bound::Lower if s >= beta => return s,
-                        Bound::Upper if s <= alpha => return s,
-                        _ => {}
+                    if let Some(s) = tt_cutoff(&e, ply, alpha, beta) {
+                        return s;
                     }
                 }
                 tt_move = e.mv;
@@ -844,13 +844,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
         if use_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if alpha > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of_result(best, beta, alpha > original_alpha);
             let eval = match static_eval {
                 Some(e) => e,
                 // In check the main search reads no evaluation.

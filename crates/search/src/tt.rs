@@ -24,6 +24,23 @@ pub enum Bound {
     Upper = 3,
 }
 
+impl Bound {
+    /// The bound a finished search of a node proves for its `best` score:
+    /// at or above `beta` a fail high (lower bound); otherwise exact when
+    /// some move raised the window's lower edge (`raised_alpha`), else a
+    /// fail low (upper bound).
+    #[inline]
+    pub fn of_result(best: i32, beta: i32, raised_alpha: bool) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if raised_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A table entry, unpacked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {
