@@ -398,7 +398,7 @@ impl SearchParams {
 
     /// Loads settings for a game of `kind` from a TOML file.
     pub fn load(kind: VariantKind, path: &Path) -> Result<SearchParams, SearchParamsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SearchParamsError::Io {
+        let text = crate::input::read_to_string(path).map_err(|source| SearchParamsError::Io {
             path: path.display().to_string(),
             source,
         })?;
@@ -450,6 +450,14 @@ impl SearchParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_that_is_not_a_regular_file_is_refused_not_read_forever() {
+        // D4: /dev/zero never ends; the bounded reader refuses it at once.
+        let err = SearchParams::load(VariantKind::Chess, Path::new("/dev/zero")).unwrap_err();
+        assert!(matches!(err, SearchParamsError::Io { .. }), "{err}");
+        assert!(err.to_string().starts_with("/dev/zero: "), "{err}");
+    }
 
     #[test]
     fn saved_defaults_load_back_equal() {
