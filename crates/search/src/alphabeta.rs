@@ -670,17 +670,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
         let bound = Bound::of_result(best, beta, alpha > original_alpha);
-        self.shared.tt.store(
-            key,
-            TtEntry {
-                mv: best_move,
-                score: score_to_tt(best, ply),
-                eval: if in_check { 0 } else { static_eval },
-                depth,
-                bound,
-            },
-            sp.tt_keep_deeper != 0,
-        );
+        let eval = if in_check { 0 } else { static_eval };
+        self.store(key, best, eval, depth, bound, best_move, ply);
         best
     }
 
@@ -783,7 +774,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             static_eval = Some(stand_pat);
             if stand_pat >= beta {
                 if use_tt {
-                    self.q_store(key, stand_pat, stand_pat, qdepth, Bound::Lower, None, ply);
+                    self.store(key, stand_pat, stand_pat, qdepth, Bound::Lower, None, ply);
                 }
                 return stand_pat;
             }
@@ -851,16 +842,16 @@ impl<'a, V: Variant> Worker<'a, V> {
                 None if in_check => 0,
                 None => evaluate(pos, self.params),
             };
-            self.q_store(key, best, eval, qdepth, bound, best_move, ply);
+            self.store(key, best, eval, qdepth, bound, best_move, ply);
         }
         best
     }
 
-    /// Stores a quiescence result of `pos` (`score` at `ply`, with the
-    /// static evaluation `eval`) under the same replacement rule as the main
-    /// search's entries.
+    /// Stores the result of a node (`score` at `ply`, with the static
+    /// evaluation `eval`), from the main search or quiescence, under the
+    /// table's replacement rule (`tt_keep_deeper`).
     #[allow(clippy::too_many_arguments)]
-    fn q_store(
+    fn store(
         &self,
         key: u64,
         score: i32,
