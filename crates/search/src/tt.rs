@@ -75,6 +75,12 @@ fn pack(e: &TtEntry, age: u8) -> u64 {
         | ((age as u64) & 0x3f) << 58
 }
 
+/// The search age a packed entry was written in (6 bits, as [`pack`] puts it).
+#[inline]
+fn age_of(d: u64) -> u8 {
+    ((d >> 58) & 0x3f) as u8
+}
+
 fn unpack(d: u64) -> Option<TtEntry> {
     let bound = match (d >> 56) & 3 {
         1 => Bound::Exact,
@@ -152,7 +158,7 @@ impl TranspositionTable {
             let (data, stored_key) = s.load();
             if data == 0 || stored_key == key {
                 let old = unpack(data);
-                if keep_deeper && ((data >> 58) & 0x3f) as u8 == age {
+                if keep_deeper && age_of(data) == age {
                     if let Some(old) = old {
                         if entry.bound != Bound::Exact && entry.depth < old.depth {
                             return;
@@ -167,7 +173,7 @@ impl TranspositionTable {
                 s.store(key, pack(&e, age));
                 return;
             }
-            let old_age = ((data >> 58) & 0x3f) as u8;
+            let old_age = age_of(data);
             let stale = (age.wrapping_sub(old_age) & 0x3f) as i32;
             let value = ((data >> 48) & 0xff) as i32 - 8 * stale;
             if value < worst {
@@ -186,7 +192,7 @@ impl TranspositionTable {
         for b in self.table.first_buckets(n) {
             for s in b {
                 let (d, _) = s.load();
-                if d != 0 && (d >> 58) & 0x3f == age {
+                if d != 0 && u64::from(age_of(d)) == age {
                     used += 1;
                 }
             }
