@@ -176,13 +176,48 @@ impl<S: Sink> Sink for Tracker<'_, S> {
 struct AtomicFilter<'a, V: Variant, S> {
     pos: &'a Position<V>,
     inner: &'a mut S,
+    /// Destinations that are legal for any quiet move of a piece other than
+    /// the king from a square outside `opening`: the empty squares (not the
+    /// en-passant square) when the king is not in check, else none. Such a
+    /// move explodes nothing and opens no line to the king, so the king
+    /// stays as safe as it was.
+    quiet_safe: Bitboard,
+    /// Pieces whose leaving could open a line from an enemy slider to the
+    /// mover's king ([`Position::lone_blockers`]).
+    opening: Bitboard,
+}
+
+impl<'a, V: Variant, S: Sink> AtomicFilter<'a, V, S> {
+    #[inline(always)]
+    fn new(pos: &'a Position<V>, inner: &'a mut S) -> Self {
+        let us = pos.turn;
+        let (quiet_safe, opening) = match pos.king(us) {
+            Some(ksq) if !pos.is_check() => {
+                let mut empty = !pos.board.occupied();
+                if let Some(ep) = pos.ep {
+                    empty = empty.without(ep);
+                }
+                (empty, pos.lone_blockers(ksq, pos.board.color(us.other())))
+            }
+            _ => (Bitboard::EMPTY, Bitboard::EMPTY),
+        };
+        AtomicFilter {
+            pos,
+            inner,
+            quiet_safe,
+            opening,
+        }
+    }
 }
 
 impl<V: Variant, S: Sink> Sink for AtomicFilter<'_, V, S> {
     #[inline(always)]
     fn moves(&mut self, role: Role, from: Square, to: Bitboard) -> bool {
         let mut legal = Bitboard::EMPTY;
-        for sq in to {
+        if role != Role::King && !self.opening.contains(from) {
+            legal = to & self.quiet_safe;
+        }
+        for sq in to & !legal {
             if atomic_move_is_legal(self.pos, role, from, sq) {
                 legal = legal.with(sq);
             }
@@ -192,6 +227,23 @@ impl<V: Variant, S: Sink> Sink for AtomicFilter<'_, V, S> {
     #[inline(always)]
     fn castle(&mut self, side: &CastleSide) -> bool {
         self.inner.castle(side)
+    }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, delta: i8) -> bool {
+        // The destinations of the pawns standing on `opening`.
+        let opened = if delta > 0 {
+            Bitboard(self.opening.0 << delta)
+        } else {
+            Bitboard(self.opening.0 >> -delta)
+        };
+        let mut legal = to & self.quiet_safe & !opened;
+        for sq in to & !legal {
+            let from = Square::from_index_unchecked((sq.raw() as i8 - delta) as u8);
+            if atomic_move_is_legal(self.pos, Role::Pawn, from, sq) {
+                legal = legal.with(sq);
+            }
+        }
+        legal.any() && self.inner.pawns(legal, delta)
     }
 }
 
@@ -263,7 +315,7 @@ pub(crate) fn generate_targets<V: Variant, S: Sink>(
     targets: Targets,
 ) -> bool {
     if V::ATOMIC {
-        let mut filter = AtomicFilter { pos, inner: sink };
+        let mut filter = AtomicFilter::new(pos, sink);
         pseudo::<V, _>(pos, &mut filter, targets)
     } else if V::ROYAL {
         royal::<V, S>(pos, sink, targets)

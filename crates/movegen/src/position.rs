@@ -290,18 +290,28 @@ impl<V: Variant> Position<V> {
             }
             return;
         }
+        self.pinned = self.lone_blockers(ksq, them) & self.board.color(us);
+    }
+
+    /// Pieces (of either colour) standing alone between `ksq` and a slider
+    /// of `sliders` that aims at it along a line: the pieces whose leaving
+    /// would open that line. Ours are the pinned pieces of chess; atomic's
+    /// move filter uses the same set to skip its test for quiet moves.
+    #[inline(always)]
+    pub(crate) fn lone_blockers(&self, ksq: Square, sliders: Bitboard) -> Bitboard {
         let b = &self.board;
-        let snipers = them
+        let occ = b.occupied();
+        let snipers = sliders
             & ((rook_rays(ksq) & (b.role(Role::Rook) | b.role(Role::Queen)))
                 | (bishop_rays(ksq) & (b.role(Role::Bishop) | b.role(Role::Queen))));
-        let mut pinned = Bitboard::EMPTY;
+        let mut blockers = Bitboard::EMPTY;
         for s in snipers {
-            let blockers = between(ksq, s) & occ;
-            if !blockers.more_than_one() {
-                pinned |= blockers;
+            let between = between(ksq, s) & occ;
+            if !between.more_than_one() {
+                blockers |= between;
             }
         }
-        self.pinned = pinned & b.color(us);
+        blockers
     }
 
     /// The key computed from scratch (tests compare it with [`Position::key`]).
