@@ -102,15 +102,16 @@ impl Sink for AnyMove {
     }
 }
 
-/// Expands batches into single moves and hands each to a closure: the one
-/// place that turns a pawn batch into promotions and en passant.
+/// Expands batches into single moves and hands each to a closure, with the
+/// role of the moving piece (the king for castling): the one place that
+/// turns a pawn batch into promotions and en passant.
 pub(crate) struct EachMove<V, F> {
     ep: Option<Square>,
     f: F,
     _v: std::marker::PhantomData<V>,
 }
 
-impl<V: Variant, F: FnMut(Move)> EachMove<V, F> {
+impl<V: Variant, F: FnMut(Move, Role)> EachMove<V, F> {
     #[inline(always)]
     pub(crate) fn new(ep: Option<Square>, f: F) -> Self {
         EachMove {
@@ -121,29 +122,32 @@ impl<V: Variant, F: FnMut(Move)> EachMove<V, F> {
     }
 }
 
-impl<V: Variant, F: FnMut(Move)> Sink for EachMove<V, F> {
+impl<V: Variant, F: FnMut(Move, Role)> Sink for EachMove<V, F> {
     #[inline(always)]
     fn moves(&mut self, role: Role, from: Square, to: Bitboard) -> bool {
         for sq in to {
             if role == Role::Pawn {
                 if Bitboard::BACK_RANKS.contains(sq) {
                     for &r in V::PROMOTIONS {
-                        (self.f)(Move::new(from, sq, MoveKind::Promotion(r)));
+                        (self.f)(Move::new(from, sq, MoveKind::Promotion(r)), role);
                     }
                     continue;
                 }
                 if Some(sq) == self.ep {
-                    (self.f)(Move::new(from, sq, MoveKind::EnPassant));
+                    (self.f)(Move::new(from, sq, MoveKind::EnPassant), role);
                     continue;
                 }
             }
-            (self.f)(Move::normal(from, sq));
+            (self.f)(Move::normal(from, sq), role);
         }
         false
     }
     #[inline(always)]
     fn castle(&mut self, side: &CastleSide) -> bool {
-        (self.f)(Move::new(side.king_from, side.king_to, MoveKind::Castle));
+        (self.f)(
+            Move::new(side.king_from, side.king_to, MoveKind::Castle),
+            Role::King,
+        );
         false
     }
 }
@@ -440,10 +444,9 @@ fn royal<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets)
         }
     }
     // Sliders and commoners: a pinned piece stays on its pin line.
-    for role in [Role::Bishop, Role::Rook, Role::Queen, Role::Commoner] {
-        if role == Role::Commoner && !V::ROYAL_KNIGHT {
-            continue;
-        }
+    // (One call per role rather than a loop over an array of roles: the
+    // loop's index bookkeeping showed in the profile.)
+    let mut line_movers = |role: Role| {
         for from in b.pieces(us, role) {
             let mut to = piece_attacks::<V>(role, from, occ) & mask;
             if pinned.contains(from) {
@@ -453,6 +456,14 @@ fn royal<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets)
                 return true;
             }
         }
+        false
+    };
+    if line_movers(Role::Bishop)
+        || line_movers(Role::Rook)
+        || line_movers(Role::Queen)
+        || (V::ROYAL_KNIGHT && line_movers(Role::Commoner))
+    {
+        return true;
     }
     // Pawns.
     let ep_capturers = match pos.ep {
@@ -481,17 +492,44 @@ fn royal<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets)
     }
     // Castling.
     if targets.castling && checkers.is_empty() && pos.castling != 0 {
-        for side in castles_of(us) {
-            if pos.castling & side.right != 0
+        let open = |side: &CastleSide| {
+            pos.castling & side.right != 0
                 && (between(side.king_from, side.rook_from) & occ).is_empty()
-                && castle_path_safe(pos, side)
-                && sink.castle(side)
-            {
-                return true;
+        };
+        let [king_side, queen_side] = castles_of(us);
+        if open(king_side) && open(queen_side) {
+            // Four squares to test: one map of the attacked squares is
+            // cheaper. It is taken without the king, as the castled
+            // position's occupancy gives: the king's square is the only one
+            // that changes what attacks the two squares (the rook leaves a
+            // corner and lands on the square the king passes).
+            let danger = pos.attacked_squares(us.other(), occ.without(ksq));
+            for side in [king_side, queen_side] {
+                if !danger.contains(castle_pass_square(side))
+                    && !danger.contains(side.king_to)
+                    && sink.castle(side)
+                {
+                    return true;
+                }
+            }
+        } else {
+            for side in [king_side, queen_side] {
+                if open(side) && castle_path_safe(pos, side) && sink.castle(side) {
+                    return true;
+                }
             }
         }
     }
     false
+}
+
+/// The square the castling king passes over.
+#[inline(always)]
+fn castle_pass_square(side: &CastleSide) -> Square {
+    Square::from_coords(
+        (side.king_from.file() + side.king_to.file()) / 2,
+        side.king_from.rank(),
+    )
 }
 
 /// `true` if no enemy piece attacks the square the king passes and the square
@@ -506,10 +544,7 @@ fn castle_path_safe<V: Variant>(pos: &Position<V>, side: &CastleSide) -> bool {
         .without(side.rook_from)
         | Bitboard::from_square(side.king_to)
         | Bitboard::from_square(side.rook_to);
-    let pass = Square::from_coords(
-        (side.king_from.file() + side.king_to.file()) / 2,
-        side.king_from.rank(),
-    );
+    let pass = castle_pass_square(side);
     let their_king = pos.board.pieces(pos.turn.other(), Role::King);
     [pass, side.king_to].into_iter().all(|sq| {
         (V::ATOMIC && (king_attacks(sq) & their_king).any())
@@ -546,23 +581,28 @@ fn pseudo<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets
     let occ = b.occupied();
     let allowed = targets.squares & !b.color(us);
 
-    for role in [
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ] {
-        let mut role_allowed = allowed;
-        if V::ATOMIC && role == Role::King {
-            role_allowed &= !b.color(us.other());
-        }
+    // One call per role, as in `royal`.
+    let mut pieces = |role: Role, role_allowed: Bitboard| {
         for from in b.pieces(us, role) {
             let to = piece_attacks::<V>(role, from, occ) & role_allowed;
             if to.any() && sink.moves(role, from, to) {
                 return true;
             }
         }
+        false
+    };
+    let king_allowed = if V::ATOMIC {
+        allowed & !b.color(us.other())
+    } else {
+        allowed
+    };
+    if pieces(Role::Knight, allowed)
+        || pieces(Role::Bishop, allowed)
+        || pieces(Role::Rook, allowed)
+        || pieces(Role::Queen, allowed)
+        || pieces(Role::King, king_allowed)
+    {
+        return true;
     }
     let ep_capturers = match pos.ep {
         Some(ep) if targets.en_passant => pawn_attacks(us.other(), ep),
@@ -580,7 +620,7 @@ fn pseudo<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets
         }
     }
     if targets.castling && pos.castling != 0 {
-        for side in castles_of(us) {
+        for side in castles_of(us).iter() {
             if pos.castling & side.right == 0
                 || (between(side.king_from, side.rook_from) & occ).any()
             {
@@ -658,7 +698,10 @@ impl<V: Variant> Position<V> {
     /// Appends every legal move to `list` (cleared first).
     pub fn legal_moves_into(&self, list: &mut MoveList) {
         list.clear();
-        generate(self, &mut EachMove::<V, _>::new(self.ep, |m| list.push(m)));
+        generate(
+            self,
+            &mut EachMove::<V, _>::new(self.ep, |m, _| list.push(m)),
+        );
     }
 
     /// The number of legal moves, without building a list.
@@ -694,7 +737,7 @@ impl<V: Variant> Position<V> {
     pub fn legal_captures(&self) -> MoveList {
         let mut list = MoveList::new();
         if !self.is_over_by_rule() {
-            let mut sink = EachMove::<V, _>::new(self.ep, |m| list.push(m));
+            let mut sink = EachMove::<V, _>::new(self.ep, |m, _| list.push(m));
             generate_targets(self, &mut sink, Targets::captures(self));
         }
         list

@@ -16,8 +16,8 @@ pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
         1 => pos.count_legal(),
         _ => {
             let mut nodes = 0;
-            let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m| {
-                let child = pos.play_unhashed(m);
+            let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m, role| {
+                let child = pos.play_unhashed(m, role);
                 nodes += if depth == 2 {
                     child.count_legal()
                 } else {
