@@ -318,13 +318,26 @@ pub(crate) fn generate_targets<V: Variant, S: Sink>(
     sink: &mut S,
     targets: Targets,
 ) -> bool {
+    // Each generator is compiled once per side to move, so that every
+    // colour-dependent table row, shift and castling square is a constant.
+    let white = pos.turn.is_white();
     if V::ATOMIC {
         let mut filter = AtomicFilter::new(pos, sink);
-        pseudo::<V, _>(pos, &mut filter, targets)
+        if white {
+            pseudo::<V, _, true>(pos, &mut filter, targets)
+        } else {
+            pseudo::<V, _, false>(pos, &mut filter, targets)
+        }
     } else if V::ROYAL {
-        royal::<V, S>(pos, sink, targets)
+        if white {
+            royal::<V, S, true>(pos, sink, targets)
+        } else {
+            royal::<V, S, false>(pos, sink, targets)
+        }
+    } else if white {
+        pseudo::<V, S, true>(pos, sink, targets)
     } else {
-        pseudo::<V, S>(pos, sink, targets)
+        pseudo::<V, S, false>(pos, sink, targets)
     }
 }
 
@@ -341,8 +354,12 @@ fn pawn_push(sq: Square, color: Color) -> Square {
 /// Destinations of the pawn on `from` (pushes onto empty squares, captures of
 /// enemy pieces), without en passant, before any legality mask.
 #[inline(always)]
-fn pawn_targets<V: Variant>(pos: &Position<V>, from: Square, targets: Bitboard) -> Bitboard {
-    let us = pos.turn;
+fn pawn_targets<V: Variant>(
+    pos: &Position<V>,
+    us: Color,
+    from: Square,
+    targets: Bitboard,
+) -> Bitboard {
     let occ = pos.board.occupied();
     let mut t = pawn_attacks(us, from) & pos.board.color(us.other());
     // A pawn on the last rank cannot exist, so the push square is on the board.
@@ -364,11 +381,11 @@ fn pawn_targets<V: Variant>(pos: &Position<V>, from: Square, targets: Bitboard) 
 #[inline(always)]
 fn pawn_sets<V: Variant, S: Sink>(
     pos: &Position<V>,
+    us: Color,
     sink: &mut S,
     pawns: Bitboard,
     allowed: Bitboard,
 ) -> bool {
-    let us = pos.turn;
     let empty = !pos.board.occupied();
     let their = pos.board.color(us.other());
     let white = us.is_white();
@@ -397,8 +414,12 @@ fn pawn_sets<V: Variant, S: Sink>(
 /// Legal moves in the games with a royal king and ordinary check (chess,
 /// threecheck, losers, knightmate).
 #[inline(always)]
-fn royal<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets) -> bool {
-    let us = pos.turn;
+fn royal<V: Variant, S: Sink, const WHITE: bool>(
+    pos: &Position<V>,
+    sink: &mut S,
+    targets: Targets,
+) -> bool {
+    let us = Color::of_white(WHITE);
     let b = &pos.board;
     let our = b.color(us);
     let their = b.color(us.other());
@@ -471,13 +492,13 @@ fn royal<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets)
         _ => Bitboard::EMPTY,
     };
     let pawns = b.pieces(us, Role::Pawn);
-    if pawn_sets(pos, sink, pawns & !pinned, targets.squares & check_mask) {
+    if pawn_sets(pos, us, sink, pawns & !pinned, targets.squares & check_mask) {
         return true;
     }
     for from in pawns & (pinned | ep_capturers) {
         let mut to = Bitboard::EMPTY;
         if pinned.contains(from) {
-            to = pawn_targets(pos, from, targets.squares) & check_mask & line(ksq, from);
+            to = pawn_targets(pos, us, from, targets.squares) & check_mask & line(ksq, from);
         }
         if ep_capturers.contains(from) {
             if let Some(ep) = pos.ep {
@@ -575,8 +596,12 @@ fn en_passant_is_safe<V: Variant>(
 /// Pseudo-legal moves: every move of suicide (no royal piece), and atomic's
 /// candidates before the explosion test. Kings never capture in atomic.
 #[inline(always)]
-fn pseudo<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets) -> bool {
-    let us = pos.turn;
+fn pseudo<V: Variant, S: Sink, const WHITE: bool>(
+    pos: &Position<V>,
+    sink: &mut S,
+    targets: Targets,
+) -> bool {
+    let us = Color::of_white(WHITE);
     let b = &pos.board;
     let occ = b.occupied();
     let allowed = targets.squares & !b.color(us);
@@ -609,7 +634,7 @@ fn pseudo<V: Variant, S: Sink>(pos: &Position<V>, sink: &mut S, targets: Targets
         _ => Bitboard::EMPTY,
     };
     let pawns = b.pieces(us, Role::Pawn);
-    if pawn_sets(pos, sink, pawns, targets.squares) {
+    if pawn_sets(pos, us, sink, pawns, targets.squares) {
         return true;
     }
     if let Some(ep) = pos.ep {

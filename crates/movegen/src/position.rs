@@ -484,9 +484,20 @@ impl<V: Variant> Position<V> {
         }
     }
 
+    /// Makes `m`, compiled once per side to move so that the colour's
+    /// squares and table rows are constants.
     #[inline(always)]
     fn play_impl<const H: bool>(&mut self, m: Move, role: Role) {
-        let us = self.turn;
+        if self.turn.is_white() {
+            self.play_side::<H, true>(m, role);
+        } else {
+            self.play_side::<H, false>(m, role);
+        }
+    }
+
+    #[inline(always)]
+    fn play_side<const H: bool, const WHITE: bool>(&mut self, m: Move, role: Role) {
+        let us = Color::of_white(WHITE);
         let them = us.other();
         let from = m.from();
         let to = m.to();
