@@ -9,9 +9,24 @@
 //! - `royal`: chess, threecheck, losers, knightmate. Check and pin masks make
 //!   every emitted move legal without trying it (the royal knight of
 //!   knightmate only changes which table its own moves and attacks use).
+//!   The king's destinations are tested one by one; when both castlings are
+//!   open (four squares to test) one map of every attacked square is taken
+//!   instead.
 //! - `pseudo` without a filter: suicide, where every pseudo-legal move is legal.
-//! - `pseudo` through the atomic filter: each destination is tested by
-//!   computing the explosion on bitboards (no copy of the position).
+//! - `pseudo` through the atomic filter: a quiet move of a piece other than
+//!   the king, from a square that opens no line to the king, while the king
+//!   is not in check, is legal as it stands (set-wise, a whole batch at
+//!   once); every other destination is tested by computing the explosion on
+//!   bitboards (no copy of the position).
+//!
+//! Each generator is compiled once per side to move (`const WHITE`), and
+//! `royal` also once for "in check" and once for not (`const IN_CHECK`):
+//! the colour's table rows, shifts and castling squares and the check mask
+//! are then constants (callgrind: about 4% of perft instructions each).
+//! Pieces are visited with one call per role, not a loop over an array of
+//! roles, whose index bookkeeping cost about 8%. The batches come out in
+//! one fixed order whatever the sink, so move lists (and the search that
+//! reads them) never depend on these choices.
 //!
 //! Forced capture (suicide, losers) runs the generator over capture targets
 //! first and over quiet targets only if no capture was found.
@@ -329,10 +344,12 @@ pub(crate) fn generate_targets<V: Variant, S: Sink>(
             pseudo::<V, _, false>(pos, &mut filter, targets)
         }
     } else if V::ROYAL {
-        if white {
-            royal::<V, S, true>(pos, sink, targets)
-        } else {
-            royal::<V, S, false>(pos, sink, targets)
+        // And once for "in check" (evasions only) and once for not.
+        match (white, pos.is_check()) {
+            (true, false) => royal::<V, S, true, false>(pos, sink, targets),
+            (true, true) => royal::<V, S, true, true>(pos, sink, targets),
+            (false, false) => royal::<V, S, false, false>(pos, sink, targets),
+            (false, true) => royal::<V, S, false, true>(pos, sink, targets),
         }
     } else if white {
         pseudo::<V, S, true>(pos, sink, targets)
@@ -414,7 +431,7 @@ fn pawn_sets<V: Variant, S: Sink>(
 /// Legal moves in the games with a royal king and ordinary check (chess,
 /// threecheck, losers, knightmate).
 #[inline(always)]
-fn royal<V: Variant, S: Sink, const WHITE: bool>(
+fn royal<V: Variant, S: Sink, const WHITE: bool, const IN_CHECK: bool>(
     pos: &Position<V>,
     sink: &mut S,
     targets: Targets,
@@ -445,12 +462,13 @@ fn royal<V: Variant, S: Sink, const WHITE: bool>(
     }
 
     let checkers = pos.checkers;
-    if checkers.more_than_one() {
-        return false;
-    }
-    let check_mask = match checkers.first() {
-        Some(c) => between(ksq, c).with(c),
-        None => Bitboard::FULL,
+    let check_mask = if IN_CHECK {
+        match checkers.first() {
+            Some(c) if !checkers.more_than_one() => between(ksq, c).with(c),
+            _ => return false,
+        }
+    } else {
+        Bitboard::FULL
     };
     let mask = allowed & check_mask;
     let pinned = pos.pinned;
@@ -512,7 +530,7 @@ fn royal<V: Variant, S: Sink, const WHITE: bool>(
         }
     }
     // Castling.
-    if targets.castling && checkers.is_empty() && pos.castling != 0 {
+    if !IN_CHECK && targets.castling && pos.castling != 0 {
         let open = |side: &CastleSide| {
             pos.castling & side.right != 0
                 && (between(side.king_from, side.rook_from) & occ).is_empty()

@@ -2,7 +2,9 @@
 //! test of a move generator. The last ply is counted in bulk (a popcount per
 //! batch of destinations, see `movegen.rs`), never by making the moves, and
 //! inner plies recurse straight from the generator's batches without building
-//! move lists.
+//! move lists. Each child is made knowing the moving piece's role (the batch
+//! says it) and without a Zobrist key, and its check information is derived
+//! from the move (`Position::play_unhashed`).
 
 use crate::movegen::{generate, EachMove};
 use crate::moves::Move;

@@ -5,6 +5,11 @@
 //!
 //! Positions are small `Copy` values and moves are made by copy-make
 //! ([`Position::play_unchecked`]): search and perft never undo a move.
+//! After an ordinary move or promotion in the royal games without
+//! explosions, the checkers are derived from the move (the piece on the
+//! destination, and sliders seen through the origin) rather than searched
+//! for; castling, en passant, atomic and null moves refresh them in full.
+//! Making a move is compiled once per side to move.
 
 use crate::attacks::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks,
