@@ -16,15 +16,19 @@ pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
+        // The leaf-parents get a loop of their own, without the recursion.
+        2 => {
+            let mut nodes = 0;
+            let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m, role| {
+                nodes += pos.play_unhashed(m, role).count_legal();
+            });
+            generate(pos, &mut sink);
+            nodes
+        }
         _ => {
             let mut nodes = 0;
             let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m, role| {
-                let child = pos.play_unhashed(m, role);
-                nodes += if depth == 2 {
-                    child.count_legal()
-                } else {
-                    perft(&child, depth - 1)
-                };
+                nodes += perft(&pos.play_unhashed(m, role), depth - 1);
             });
             generate(pos, &mut sink);
             nodes
