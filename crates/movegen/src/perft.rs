@@ -2,7 +2,9 @@
 //! test of a move generator. The last ply is counted in bulk (a popcount per
 //! batch of destinations, see `movegen.rs`), never by making the moves, and
 //! inner plies recurse straight from the generator's batches without building
-//! move lists.
+//! move lists. Each child is made knowing the moving piece's role (the batch
+//! says it) and without a Zobrist key, and its check information is derived
+//! from the move (`Position::play_unhashed`).
 
 use crate::movegen::{generate, EachMove};
 use crate::moves::Move;
@@ -14,15 +16,19 @@ pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
+        // The leaf-parents get a loop of their own, without the recursion.
+        2 => {
+            let mut nodes = 0;
+            let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m, role| {
+                nodes += pos.play_unhashed(m, role).count_legal();
+            });
+            generate(pos, &mut sink);
+            nodes
+        }
         _ => {
             let mut nodes = 0;
-            let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m| {
-                let child = pos.play_unhashed(m);
-                nodes += if depth == 2 {
-                    child.count_legal()
-                } else {
-                    perft(&child, depth - 1)
-                };
+            let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m, role| {
+                nodes += perft(&pos.play_unhashed(m, role), depth - 1);
             });
             generate(pos, &mut sink);
             nodes

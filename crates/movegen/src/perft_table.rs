@@ -83,7 +83,7 @@ pub fn perft_hashed<V: Variant>(pos: &Position<V>, depth: u32, table: &PerftTabl
         return n;
     }
     let mut nodes = 0;
-    let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m| {
+    let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m, _| {
         nodes += perft_hashed(&pos.play_unchecked(m), depth - 1, table);
     });
     generate(pos, &mut sink);

@@ -5,10 +5,15 @@
 //!
 //! Positions are small `Copy` values and moves are made by copy-make
 //! ([`Position::play_unchecked`]): search and perft never undo a move.
+//! After an ordinary move or promotion in the royal games without
+//! explosions, the checkers are derived from the move (the piece on the
+//! destination, and sliders seen through the origin) rather than searched
+//! for; castling, en passant, atomic and null moves refresh them in full.
+//! Making a move is compiled once per side to move.
 
 use crate::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
-    rook_rays,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks,
+    piece_attacks, rook_attacks, rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::board::Board;
@@ -90,10 +95,10 @@ pub(crate) const CASTLES: [CastleSide; 4] = [
 
 /// The castlings available to `color` (a slice of two).
 #[inline]
-pub(crate) fn castles_of(color: Color) -> &'static [CastleSide] {
+pub(crate) fn castles_of(color: Color) -> &'static [CastleSide; 2] {
     match color {
-        Color::White => &CASTLES[..2],
-        Color::Black => &CASTLES[2..],
+        Color::White => &[CASTLES[0], CASTLES[1]],
+        Color::Black => &[CASTLES[2], CASTLES[3]],
     }
 }
 
@@ -252,6 +257,32 @@ impl<V: Variant> Position<V> {
                 | (rook_attacks(sq, occupied) & orth))
     }
 
+    /// Every square some piece of `by` attacks when `occupied` are the
+    /// occupied squares: the king-danger map, when the king has enough
+    /// destinations to test that one map is cheaper than a test per square.
+    #[inline(always)]
+    pub(crate) fn attacked_squares(&self, by: Color, occupied: Bitboard) -> Bitboard {
+        let b = &self.board;
+        let theirs = b.color(by);
+        let pawns = b.pieces(by, Role::Pawn).shift_up(by.is_white());
+        let mut attacked = Bitboard((pawns & !Bitboard::FILE_A).0 >> 1)
+            | Bitboard((pawns & !Bitboard::FILE_H).0 << 1);
+        for sq in self.knight_movers() & theirs {
+            attacked |= knight_attacks(sq);
+        }
+        for sq in self.king_movers() & theirs {
+            attacked |= king_attacks(sq);
+        }
+        let queens = b.role(Role::Queen);
+        for sq in (b.role(Role::Bishop) | queens) & theirs {
+            attacked |= bishop_attacks(sq, occupied);
+        }
+        for sq in (b.role(Role::Rook) | queens) & theirs {
+            attacked |= rook_attacks(sq, occupied);
+        }
+        attacked
+    }
+
     /// Pieces of `by` attacking `sq` with the given occupancy.
     #[inline]
     pub fn attackers_to(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
@@ -290,18 +321,66 @@ impl<V: Variant> Position<V> {
             }
             return;
         }
+        self.pinned = self.lone_blockers(ksq, them) & self.board.color(us);
+    }
+
+    /// [`Position::update_check_info`] after an ordinary move or promotion
+    /// that left `role` on `to` (royal games without explosions): the
+    /// checkers are derived from the move instead of searched for. In a legal
+    /// position the side that just moved gave no check before, so a check now
+    /// comes from the piece on `to` or from a slider whose line to the king
+    /// ran through `from` (a capture on `to` opens nothing: the square stays
+    /// occupied).
+    #[inline(always)]
+    fn update_check_info_after(&mut self, from: Square, to: Square, role: Role) {
+        let us = self.turn;
+        let Some(ksq) = self.king(us) else {
+            self.checkers = Bitboard::EMPTY;
+            self.pinned = Bitboard::EMPTY;
+            return;
+        };
         let b = &self.board;
-        let snipers = them
+        let mover = us.other();
+        let occ = b.occupied();
+        let attacks = match role {
+            Role::Pawn => pawn_attacks(mover, to),
+            _ => piece_attacks::<V>(role, to, occ),
+        };
+        let mut checkers = if attacks.contains(ksq) {
+            Bitboard::from_square(to)
+        } else {
+            Bitboard::EMPTY
+        };
+        let ours = b.color(mover);
+        let queens = b.role(Role::Queen);
+        if rook_rays(ksq).contains(from) {
+            checkers |= rook_attacks(ksq, occ) & ours & (b.role(Role::Rook) | queens);
+        } else if bishop_rays(ksq).contains(from) {
+            checkers |= bishop_attacks(ksq, occ) & ours & (b.role(Role::Bishop) | queens);
+        }
+        self.checkers = checkers;
+        self.pinned = self.lone_blockers(ksq, self.board.color(mover)) & self.board.color(us);
+    }
+
+    /// Pieces (of either colour) standing alone between `ksq` and a slider
+    /// of `sliders` that aims at it along a line: the pieces whose leaving
+    /// would open that line. Ours are the pinned pieces of chess; atomic's
+    /// move filter uses the same set to skip its test for quiet moves.
+    #[inline(always)]
+    pub(crate) fn lone_blockers(&self, ksq: Square, sliders: Bitboard) -> Bitboard {
+        let b = &self.board;
+        let occ = b.occupied();
+        let snipers = sliders
             & ((rook_rays(ksq) & (b.role(Role::Rook) | b.role(Role::Queen)))
                 | (bishop_rays(ksq) & (b.role(Role::Bishop) | b.role(Role::Queen))));
-        let mut pinned = Bitboard::EMPTY;
+        let mut blockers = Bitboard::EMPTY;
         for s in snipers {
-            let blockers = between(ksq, s) & occ;
-            if !blockers.more_than_one() {
-                pinned |= blockers;
+            let between = between(ksq, s) & occ;
+            if !between.more_than_one() {
+                blockers |= between;
             }
         }
-        self.pinned = pinned & b.color(us);
+        blockers
     }
 
     /// The key computed from scratch (tests compare it with [`Position::key`]).
@@ -385,15 +464,21 @@ impl<V: Variant> Position<V> {
     /// [`Position::play_unchecked`]).
     #[inline]
     pub fn play_unchecked_mut(&mut self, m: Move) {
-        self.play_impl::<true>(m);
+        let Some(mover) = self.board.piece_at(m.from()) else {
+            debug_assert!(false, "no piece on {} for {m}", m.from());
+            return;
+        };
+        self.play_impl::<true>(m, mover.role);
     }
 
-    /// The position after `m` without updating the Zobrist key (the key of
-    /// the result is stale): perft, which never reads keys, saves the work.
+    /// The position after `m`, made by a piece of `role`, without updating
+    /// the Zobrist key (the key of the result is stale): perft, which never
+    /// reads keys and gets the role from the generator's batch, saves both
+    /// the key and the lookup of the moving piece.
     #[inline]
-    pub(crate) fn play_unhashed(&self, m: Move) -> Self {
+    pub(crate) fn play_unhashed(&self, m: Move, role: Role) -> Self {
         let mut next = *self;
-        next.play_impl::<false>(m);
+        next.play_impl::<false>(m, role);
         next
     }
 
@@ -404,16 +489,25 @@ impl<V: Variant> Position<V> {
         }
     }
 
+    /// Makes `m`, compiled once per side to move so that the colour's
+    /// squares and table rows are constants.
     #[inline(always)]
-    fn play_impl<const H: bool>(&mut self, m: Move) {
-        let us = self.turn;
+    fn play_impl<const H: bool>(&mut self, m: Move, role: Role) {
+        if self.turn.is_white() {
+            self.play_side::<H, true>(m, role);
+        } else {
+            self.play_side::<H, false>(m, role);
+        }
+    }
+
+    #[inline(always)]
+    fn play_side<const H: bool, const WHITE: bool>(&mut self, m: Move, role: Role) {
+        let us = Color::of_white(WHITE);
         let them = us.other();
         let from = m.from();
         let to = m.to();
-        let Some(mover) = self.board.piece_at(from) else {
-            debug_assert!(false, "no piece on {from} for {m}");
-            return;
-        };
+        debug_assert_eq!(self.board.role_at(from), Some(role), "{m}");
+        let mover = Piece { color: us, role };
 
         if let Some(ep) = self.ep.take() {
             self.toggle::<H>(zobrist::en_passant(ep.file()));
@@ -497,7 +591,13 @@ impl<V: Variant> Position<V> {
         }
         self.turn = them;
         self.toggle::<H>(zobrist::side());
-        self.update_check_info();
+        match m.kind() {
+            MoveKind::Normal | MoveKind::Promotion(_) if V::ROYAL && !V::ATOMIC => {
+                let role = m.promotion().unwrap_or(mover.role);
+                self.update_check_info_after(from, to, role);
+            }
+            _ => self.update_check_info(),
+        }
 
         if V::CHECK_COUNTING && self.checkers.any() {
             let left = self.checks_left[us.index()];

@@ -43,6 +43,17 @@ impl Color {
         }
     }
 
+    /// White if `white`, else Black (the colour of a generator compiled for
+    /// one side to move).
+    #[inline(always)]
+    pub(crate) const fn of_white(white: bool) -> Color {
+        if white {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
     /// `true` for White.
     #[inline]
     pub const fn is_white(self) -> bool {
