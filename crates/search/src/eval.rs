@@ -11,8 +11,17 @@
 //! Terms: material (piece values in centipawns), bishop pair, mobility per
 //! piece, piece-square tables, passed pawns by rank, king shelter and king
 //! danger, and per game: threecheck's checks already given, atomic's
-//! explosion threats next to each king and the safety of touching kings,
-//! knightmate's royal-knight safety. In suicide and losers material counts
+//! explosion threats next to each king and the safety of touching kings.
+//! A game whose own terms need more than a line or two has them in a module
+//! of its own below this one (`eval/threecheck.rs`: king danger by the checks
+//! still needed and safe checks; `eval/suicide.rs`: piece count and both sides'
+//! legal moves; `eval/knightmate.rs`: the royal knight's escape squares and the
+//! danger on them), each saying what its game rewards; they report to the
+//! same accumulator, so [`eval_terms`] stays the one path. Every weight of
+//! every game is in the one layout (a game leaves the others' at 0), so a
+//! TOML file or the tuner reaches any of them by name; a new term enters
+//! with weight 0 in [`EvalParams::default_for`] and gets a value there only
+//! after an SPRT with the value set from a file (`data/sprt/eval/`) passes. In suicide and losers material counts
 //! against the side that has it (you want to give things away), so its sign
 //! is flipped by the game, not by the weights: the piece values stay the rule
 //! pages' positive numbers. Mobility is not flipped: having moves to choose
@@ -26,7 +35,11 @@
 //! transposition table's 16-bit scores wrap. Sane weights are far inside both
 //! bounds, so neither changes a real evaluation.
 
-use movegen::attacks::{king_attacks, knight_attacks, piece_attacks};
+mod knightmate;
+mod suicide;
+mod threecheck;
+
+use movegen::attacks::{king_attacks, piece_attacks};
 use movegen::{Bitboard, Color, Position, Role, Square, Variant, VariantKind};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -82,6 +95,11 @@ layout! {
     KINGS_TOUCH = "kings_touch": 1,
     ROYAL_KNIGHT_SAFETY = "royal_knight_safety": 1,
     TEMPO = "tempo": 1,
+    KING_DANGER_CHECKS_LEFT = "king_danger_checks_left": 4,
+    SAFE_CHECKS = "safe_checks": 4,
+    PIECE_COUNT = "piece_count": 1,
+    LEGAL_MOBILITY = "legal_mobility": 1,
+    ROYAL_KNIGHT_DANGER = "royal_knight_danger": 1,
 }
 
 /// Largest magnitude of one weight a file may set (a hundred pawns).
@@ -539,11 +557,10 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                     }
                 }
                 if V::ROYAL_KNIGHT {
-                    let escape = knight_attacks(k) & !ours;
-                    let safe = escape
-                        .filter(|&sq| pos.attackers_to(sq, color.other(), occ).is_empty())
-                        .count() as i32;
-                    acc.add(idx::ROYAL_KNIGHT_SAFETY, sign * safe);
+                    knightmate::royal_knight_terms(pos, color, k, sign, acc);
+                }
+                if V::CHECK_COUNTING {
+                    threecheck::king_terms(pos, color, k, sign, danger, acc);
                 }
             }
         }
@@ -559,6 +576,9 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                 acc.add(idx::KINGS_TOUCH, if pos.turn().is_white() { 1 } else { -1 });
             }
         }
+    }
+    if V::KIND == VariantKind::Suicide {
+        suicide::terms(pos, acc);
     }
     acc.add(idx::TEMPO, if pos.turn().is_white() { 1 } else { -1 });
 }
