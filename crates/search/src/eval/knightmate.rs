@@ -7,7 +7,9 @@
 //!   the opponent does not attack (`royal_knight_safety`);
 //! - danger: the opponent's attacks on those knight-move squares
 //!   (`royal_knight_danger`), where the common king danger counts the
-//!   king-step ring, which says little about a knight.
+//!   king-step ring, which says little about a knight. Its default is 0:
+//!   in place of the king-ring danger it lost its SPRT (-26 Elo, H0,
+//!   data/sprt/log.csv), so the defaults still count the king ring.
 //!
 //! The commoner's material value is the common `material.commoner` weight,
 //! set in [`super::EvalParams::default_for`] from an SPRT.

@@ -11,6 +11,9 @@
 //!   capture leaves only the captures) of each side, the mover's and the
 //!   opponent's, so a position where the opponent has one move, the forced
 //!   capture, reads as near to a forced line.
+//!
+//! Defaults 100 per piece and 10 per move: +98 Elo over the evaluation
+//! without them (H1, data/sprt/log.csv).
 
 use super::{idx, Accumulator};
 use movegen::{Color, Position, Variant};

@@ -11,6 +11,10 @@
 //!   next move and that the king's side does not attack, again one weight
 //!   per number of checks the checker still needs.
 //!
+//! Both are 0 in the defaults until an SPRT passes (the rows of
+//! data/sprt/log.csv: +14 and, at twice those weights, +23 Elo, both
+//! undecided after 1500 games at 5000 nodes).
+//!
 //! The bonus for the checks already given is the common `checks_given`
 //! group; its scale (steeply rising with checks given) is a weight, set in
 //! [`super::EvalParams::default_for`].
