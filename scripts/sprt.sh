@@ -6,6 +6,7 @@
 #
 #   scripts/sprt.sh [-b BASE] [-v VARIANTS] [-c "what changed"] [-n]
 #   scripts/sprt.sh -s BASE_TOML [-t NEW_TOML] [-v VARIANTS] [-c TEXT] [-n]
+#   scripts/sprt.sh [-e BASE_EVAL] [-f NEW_EVAL] [-s ..] [-t ..] [-v VARIANTS] [-c TEXT] [-n]
 #
 #   -b BASE      base commit (default HEAD: the work tree's uncommitted change
 #                against its last commit; give HEAD~1 after committing)
@@ -17,6 +18,12 @@
 #                no base commit is built (-b is ignored)
 #   -t NEW_TOML  with -s: the new engine's search settings (default: none, the
 #                defaults of the work tree)
+#   -e BASE_EVAL one-binary A/B of evaluation weights: the base engine's
+#                evaluation file (`eval=BASE_EVAL`, an EvalParams TOML of the
+#                game tested; groups it does not set keep the game's defaults)
+#   -f NEW_EVAL  the new engine's evaluation file (default: none, the
+#                work tree's default weights). -e or -f alone also selects the
+#                one-binary mode; they combine with -s/-t
 #
 # Environment (defaults in brackets):
 #   LIMITS       per-move limits for both engines [tc=2+0.02]; fixed nodes
@@ -36,6 +43,9 @@
 # nodes (LIMITS=nodes=N) such a test is independent of the machine's load,
 # so it may run beside builds. The log's base column is then
 # `<commit>:<BASE_TOML>` and the change column ends with ` [new: NEW_TOML]`.
+# With -e/-f the base column also gets `:eval=<BASE_EVAL>` (`<commit>:eval=...`
+# with no -s; `<commit>:defaults` with -f alone) and the change column ends
+# with ` [new eval: NEW_EVAL]`.
 #
 # The base engine is built once per commit into target/sprt/<commit>/ (its
 # own work tree and target directory, so the work tree's build is untouched)
@@ -48,8 +58,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-BASE=HEAD VARIANTS=suicide CHANGE="" NONREG=0 BASE_TOML="" NEW_TOML=""
-while getopts "b:v:c:s:t:nh" opt; do
+BASE=HEAD VARIANTS=suicide CHANGE="" NONREG=0 BASE_TOML="" NEW_TOML="" BASE_EVAL="" NEW_EVAL=""
+while getopts "b:v:c:s:t:e:f:nh" opt; do
     case $opt in
         b) BASE=$OPTARG ;;
         v) VARIANTS=$OPTARG ;;
@@ -57,7 +67,9 @@ while getopts "b:v:c:s:t:nh" opt; do
         n) NONREG=1 ;;
         s) BASE_TOML=$OPTARG ;;
         t) NEW_TOML=$OPTARG ;;
-        h) sed -n '2,50p' "$0"; exit 0 ;;
+        e) BASE_EVAL=$OPTARG ;;
+        f) NEW_EVAL=$OPTARG ;;
+        h) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
         *) echo "sprt.sh: unknown option (see -h)" >&2; exit 2 ;;
     esac
 done
@@ -82,14 +94,23 @@ fi
 if [ -n "$NEW_TOML" ] && [ -z "$BASE_TOML" ]; then
     echo "sprt.sh: -t needs -s" >&2; exit 2
 fi
-if [ -n "$BASE_TOML" ]; then
-    # One binary, two in-process engines that differ only in search settings.
-    for f in "$BASE_TOML" $NEW_TOML; do
+if [ -n "$BASE_TOML$BASE_EVAL$NEW_EVAL" ]; then
+    # One binary, two in-process engines that differ only in their search
+    # settings and/or evaluation weights.
+    for f in $BASE_TOML $NEW_TOML; do
         [ -r "$f" ] || { echo "sprt.sh: cannot read search settings $f" >&2; exit 2; }
     done
-    short="$new_rev$dirty:$BASE_TOML"
-    tag="$new_rev$dirty-vs-$(basename "$BASE_TOML" .toml)"
-    [ -z "$NEW_TOML" ] || { tag="$new_rev$dirty-$(basename "$NEW_TOML" .toml)-vs-$(basename "$BASE_TOML" .toml)"; CHANGE="$CHANGE [new: $NEW_TOML]"; }
+    for f in $BASE_EVAL $NEW_EVAL; do
+        [ -r "$f" ] || { echo "sprt.sh: cannot read evaluation weights $f" >&2; exit 2; }
+    done
+    short="$new_rev$dirty${BASE_TOML:+:$BASE_TOML}${BASE_EVAL:+:eval=$BASE_EVAL}"
+    [ -n "$BASE_TOML$BASE_EVAL" ] || short="$new_rev$dirty:defaults"
+    base_name=$(basename "${BASE_TOML:-${BASE_EVAL:-defaults}}" .toml)
+    [ -z "$BASE_TOML" ] || [ -z "$BASE_EVAL" ] || base_name="$base_name-$(basename "$BASE_EVAL" .toml)"
+    new_name=""
+    [ -z "$NEW_TOML" ] || { new_name="$(basename "$NEW_TOML" .toml)-"; CHANGE="$CHANGE [new: $NEW_TOML]"; }
+    [ -z "$NEW_EVAL" ] || { new_name="$new_name$(basename "$NEW_EVAL" .toml)-"; CHANGE="$CHANGE [new eval: $NEW_EVAL]"; }
+    tag="$new_rev$dirty-${new_name}vs-$base_name"
     new_bin=${NEW_BIN:-}
     if [ -z "$new_bin" ]; then
         echo "building new ($new_rev$dirty, test profile)" >&2
@@ -99,8 +120,8 @@ if [ -n "$BASE_TOML" ]; then
         mkdir -p "$(dirname "$new_bin")"
         cp target/debug/varia "$new_bin"
     fi
-    new_engine=(--engine name=new ${NEW_TOML:+"search=$NEW_TOML"})
-    base_engine=(--engine name=base "search=$BASE_TOML")
+    new_engine=(--engine name=new ${NEW_TOML:+"search=$NEW_TOML"} ${NEW_EVAL:+"eval=$NEW_EVAL"})
+    base_engine=(--engine name=base ${BASE_TOML:+"search=$BASE_TOML"} ${BASE_EVAL:+"eval=$BASE_EVAL"})
     each=(--each "$LIMITS" "hash=$HASH")
 else
     base_rev=$(git rev-parse --verify "$BASE^{commit}") || { echo "sprt.sh: unknown base commit $BASE" >&2; exit 2; }

@@ -1,0 +1,65 @@
+//! Knightmate: the royal piece moves as a knight and the king-step piece is
+//! an ordinary commoner. A royal knight is not smothered by pieces on the
+//! squares next to it but on the squares a knight's move away, so its
+//! safety is measured there:
+//!
+//! - escape squares: knight-move squares the royal knight could go to that
+//!   the opponent does not attack (`royal_knight_safety`);
+//! - danger: the opponent's attacks on those knight-move squares
+//!   (`royal_knight_danger`), where the common king danger counts the
+//!   king-step ring, which says little about a knight. Its default is 0:
+//!   in place of the king-ring danger it lost its SPRT (-26 Elo, H0,
+//!   data/sprt/log.csv), so the defaults still count the king ring.
+//!
+//! The commoner's material value is the common `material.commoner` weight,
+//! set in [`super::EvalParams::default_for`] from an SPRT.
+
+use super::{idx, Accumulator};
+use movegen::attacks::knight_attacks;
+use movegen::{Color, Position, Square, Variant};
+
+/// Adds the terms of `color`'s royal knight on `k` to `acc` (White's view:
+/// `sign` is +1 for White, -1 for Black).
+pub(super) fn royal_knight_terms<V: Variant, A: Accumulator>(
+    pos: &Position<V>,
+    color: Color,
+    k: Square,
+    sign: i32,
+    acc: &mut A,
+) {
+    let b = pos.board();
+    let occ = b.occupied();
+    let them = color.other();
+    let ring = knight_attacks(k);
+    let mut safe = 0i32;
+    let mut danger = 0i32;
+    for sq in ring {
+        let attackers = pos.attackers_to(sq, them, occ).count() as i32;
+        danger += attackers;
+        if attackers == 0 && !b.color(color).contains(sq) {
+            safe += 1;
+        }
+    }
+    acc.add(idx::ROYAL_KNIGHT_SAFETY, sign * safe);
+    if danger != 0 {
+        acc.add(idx::ROYAL_KNIGHT_DANGER, -sign * danger);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{features, idx};
+    use movegen::variants::Knightmate;
+    use movegen::Position;
+
+    #[test]
+    fn royal_knight_danger_is_counted_on_its_knight_move_squares() {
+        // White's royal knight on a1 (knight squares b3, c2); a black rook on
+        // b8 attacks b3, a black queen on h2 attacks c2: two attacks, no
+        // escape square. Black's royal knight on h8 (f7, g6) is not attacked.
+        let pos = Position::<Knightmate>::from_fen("1r5k/8/8/8/8/8/7q/K7 w - - 0 1").unwrap();
+        let f = features(&pos);
+        assert_eq!(f[idx::ROYAL_KNIGHT_DANGER], -2);
+        assert_eq!(f[idx::ROYAL_KNIGHT_SAFETY], -2);
+    }
+}
