@@ -284,6 +284,8 @@ pub struct Worker<'a, V: Variant> {
     /// Best root move of the current iteration so far and its score: a root
     /// move that was searched to the end and beat alpha.
     root_best: Option<(Move, i32)>,
+    /// Depth of the current iteration (the budget of the reply extensions).
+    root_depth: i32,
     pv: Vec<Vec<Move>>,
     stopped: bool,
     _v: std::marker::PhantomData<V>,
@@ -318,6 +320,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             keys: history.to_vec(),
             null_fence: None,
             root_best: None,
+            root_depth: 0,
             pv: vec![Vec::new(); MAX_PLY + 2],
             stopped: false,
             _v: std::marker::PhantomData,
@@ -514,6 +517,24 @@ impl<'a, V: Variant> Worker<'a, V> {
             return evaluate(pos, self.params);
         }
 
+        // Suicide and losers: a forced reply costs no depth (the single-reply
+        // and forced-capture extensions), decided before the table is read so
+        // that the depth stored and the depth probed are the same.
+        let reply_extension =
+            V::MUST_CAPTURE && (sp.single_reply_extension != 0 || sp.forced_capture_extension != 0);
+        let early_moves = reply_extension.then(|| pos.legal_moves());
+        if let Some(moves) = &early_moves {
+            let n = moves.len() as i32;
+            let single = sp.single_reply_extension != 0 && n == 1;
+            let few_captures =
+                n >= 1 && n <= sp.forced_capture_extension && pos.is_capture(moves[0]);
+            if (single || few_captures)
+                && (ply as i32) < sp.reply_extension_ply_factor * self.root_depth
+            {
+                depth += 1;
+            }
+        }
+
         let key = pos.key();
         let tt = self.shared.tt.probe(key);
         let tt_move = tt.and_then(|e| e.mv);
@@ -525,7 +546,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
 
-        let moves = pos.legal_moves();
+        let moves = early_moves.unwrap_or_else(|| pos.legal_moves());
         if moves.is_empty() {
             return outcome_score(V::end_without_moves(pos), pos.turn(), ply);
         }
@@ -911,6 +932,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     (-INF, INF)
                 };
             self.root_best = None;
+            self.root_depth = d as i32;
             let score = loop {
                 let s = self.search(root, alpha, beta, d as i32, 0, true);
                 if self.stopped {
@@ -979,7 +1001,7 @@ impl<'a, V: Variant> Worker<'a, V> {
 mod tests {
     use super::*;
     use crate::limits::Limits;
-    use movegen::variants::{Chess, ThreeCheck};
+    use movegen::variants::{Chess, Suicide, ThreeCheck};
 
     /// The quiescence score of `fen` with `settings`.
     fn quiesce<V: Variant>(fen: &str, settings: &SearchParams) -> i32 {
@@ -1024,6 +1046,45 @@ mod tests {
         assert_eq!(off_entry, None);
         assert_eq!(off_score, score);
         assert_eq!(off_again, off_nodes);
+    }
+
+    #[test]
+    fn forced_replies_are_searched_a_ply_deeper_only_when_enabled() {
+        // White's only legal move is the forced exd3; in the second position
+        // White must capture and has two captures (exd3, cxd3).
+        let one = "k7/8/8/8/8/3p4/4P3/7K w - - 0 1";
+        let two = "k7/8/8/8/8/3p4/2P1P3/7K w - - 0 1";
+        let root_depth = |fen: &str, settings: &SearchParams| {
+            let pos = Position::<Suicide>::from_fen(fen).expect("valid FEN");
+            let params = EvalParams::default_for(Suicide::KIND);
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(3), pos.turn(), 1, settings);
+            let mut w = Worker::<Suicide>::new(0, &shared, &params, settings, &clock, &[]);
+            w.iterate(&pos, 3, &mut |_| {});
+            shared
+                .tt
+                .probe(pos.key())
+                .expect("the root is stored")
+                .depth
+        };
+        let off = SearchParams::default();
+        let single = SearchParams {
+            single_reply_extension: 1,
+            ..SearchParams::default()
+        };
+        let two_captures = SearchParams {
+            forced_capture_extension: 2,
+            ..SearchParams::default()
+        };
+        assert_eq!(root_depth(one, &off), 3);
+        assert_eq!(root_depth(one, &single), 4);
+        assert_eq!(root_depth(two, &single), 3, "two replies: no single reply");
+        assert_eq!(root_depth(two, &two_captures), 4);
+        assert_eq!(
+            root_depth(one, &two_captures),
+            4,
+            "one capture is at most two"
+        );
     }
 
     #[test]

@@ -243,6 +243,18 @@ search_params! {
     /// (while the ply is below `check_extension_max_ply`); 0 only keeps such a
     /// node at depth 1 or more.
     check_extension: i32 = 0, 0..=1;
+    /// Single-reply extension (suicide, losers): 1 searches a node whose
+    /// side to move has exactly one legal move one ply deeper (a forced
+    /// reply costs no depth), within `reply_extension_ply_factor`.
+    single_reply_extension: i32 = 0, 0..=1;
+    /// Forced-capture extension (suicide, losers): a node whose side to move
+    /// must capture and has at most this many captures is searched one ply
+    /// deeper, within `reply_extension_ply_factor` (0: never).
+    forced_capture_extension: i32 = 0, 0..=8;
+    /// Budget of the single-reply and forced-capture extensions: they apply
+    /// only below this many times the iteration's depth in plies, so a long
+    /// chain of forced replies cannot grow the tree without end.
+    reply_extension_ply_factor: i32 = 2, 1..=8;
     /// Quiescence: plies of forced captures (suicide, losers) before the
     /// static evaluation stands in for the rest of the chain.
     max_forced_qply: i32 = 6, 0..=64;
