@@ -7,7 +7,10 @@
 //! check every evasion is searched; in threecheck quiet checks are tried at
 //! the first quiescence ply, and at every ply by a side with one check left,
 //! where any check wins; in atomic captures that explode a king end the game
-//! there); a node in check never drops into quiescence; mate and variant-win
+//! there); a node in check never drops into quiescence; in suicide and
+//! losers a forced reply (a single legal move, or with `forced_capture_extension`
+//! one of few forced captures) costs no depth, within a budget of plies set by
+//! the iteration's depth, so a chain of forced replies cannot explode; mate and variant-win
 //! scores with their distance; repetition and 50-move draws. Moves are
 //! ordered by hash move, captures by victim and attacker value, killers, and
 //! history (both carried from one search of a game to the next through

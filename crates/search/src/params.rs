@@ -360,8 +360,18 @@ impl SearchParams {
             | VariantKind::Losers
             | VariantKind::Knightmate => 0,
         };
+        // Suicide: +72.8 Elo [44, 103], H1 in 403 games; losers: +59.5
+        // [34, 86], H1 in 436 (5000 nodes); the other games never extend.
+        let single_reply_extension = match kind {
+            VariantKind::Suicide | VariantKind::Losers => 1,
+            VariantKind::Chess
+            | VariantKind::ThreeCheck
+            | VariantKind::Atomic
+            | VariantKind::Knightmate => 0,
+        };
         SearchParams {
             check_extension,
+            single_reply_extension,
             ..SearchParams::default()
         }
     }
@@ -559,13 +569,16 @@ mod tests {
             let d = SearchParams::default_for(kind);
             let expected = i32::from(kind == VariantKind::Atomic);
             assert_eq!(d.check_extension, expected, "{kind:?}");
+            let forced = matches!(kind, VariantKind::Suicide | VariantKind::Losers);
+            assert_eq!(d.single_reply_extension, i32::from(forced), "{kind:?}");
             assert_eq!(
                 SearchParams {
                     check_extension: 0,
+                    single_reply_extension: 0,
                     ..d.clone()
                 },
                 SearchParams::default(),
-                "{kind:?}: only check_extension differs"
+                "{kind:?}: only check_extension and single_reply_extension differ"
             );
             assert_eq!(SearchParams::from_toml(kind, "", "t").unwrap(), d);
             assert_eq!(SearchParams::load_or_default(kind, None).unwrap(), d);
