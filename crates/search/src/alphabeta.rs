@@ -14,7 +14,9 @@
 //! scores with their distance; repetition and 50-move draws. Moves are
 //! ordered by hash move, captures by victim and attacker value, killers, and
 //! history (both carried from one search of a game to the next through
-//! [`Shared`], forgotten at a new game). Pruning where it is sound for the game: null move (never in
+//! [`Shared`], forgotten at a new game); where exchanges mean what they mean
+//! in chess, a static exchange evaluation ([`see`]) may send the captures
+//! that lose material after the quiet moves and out of quiescence. Pruning where it is sound for the game: null move (never in
 //! suicide or losers, where zugzwang is the rule, never in check), reverse
 //! futility, late move reductions (neither of them where suicide or losers
 //! force a capture: those nodes and the quiet sacrifices that force one are
@@ -32,6 +34,7 @@
 use crate::eval::{evaluate, EvalParams};
 use crate::limits::Clock;
 use crate::params::SearchParams;
+use crate::see::see;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 use movegen::{Color, Move, MoveList, Outcome, Position, Role, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -217,6 +220,18 @@ fn tactical_order<V: Variant>(pos: &Position<V>, m: Move) -> Option<i32> {
         m.promotion().map(|r| (1 << 23) + order_value(r))
     }
 }
+
+/// The game's captures mean what they mean in chess, so a static exchange
+/// evaluation says what one wins: not in atomic (a capture explodes the
+/// square) nor in suicide and losers (captures are forced).
+const fn exchanges_are_chess_like<V: Variant>() -> bool {
+    !V::ATOMIC && !V::MUST_CAPTURE
+}
+
+/// Below every quiet move's ordering score (history is at least minus its
+/// cap, under 2^22): where captures that lose their exchange go
+/// (`see_ordering`), still by victim and attacker among themselves.
+const BAD_CAPTURE_ORDER: i32 = -(1 << 23) - (1 << 24);
 
 /// Where a line of the quiescence search ends.
 #[derive(Clone, Copy, Debug)]
@@ -446,7 +461,8 @@ impl<'a, V: Variant> Worker<'a, V> {
 
     /// Moves in search order: the table's move, captures and promotions,
     /// the killers, the counter move (`counter`), then quiet moves by
-    /// history.
+    /// history (and last, with `see_ordering`, the captures that lose their
+    /// exchange).
     fn order_moves(
         &self,
         pos: &Position<V>,
@@ -456,13 +472,18 @@ impl<'a, V: Variant> Worker<'a, V> {
         counter: Option<Move>,
     ) -> Vec<(i32, Move)> {
         let us = pos.turn();
+        let see_ordering = exchanges_are_chess_like::<V>() && self.settings.see_ordering != 0;
         let mut scored: Vec<(i32, Move)> = moves
             .iter()
             .map(|&m| {
                 let s = if Some(m) == tt_move {
                     1 << 30
                 } else if let Some(s) = tactical_order(pos, m) {
-                    s
+                    if see_ordering && pos.is_capture(m) && see(pos, m) < 0 {
+                        s + BAD_CAPTURE_ORDER
+                    } else {
+                        s
+                    }
                 } else if self.killers[ply][0] == Some(m) {
                     1 << 22
                 } else if self.killers[ply][1] == Some(m) {
@@ -839,9 +860,20 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
         let ordered = self.order_moves(pos, &moves, tt_move, ply, None);
+        let see_pruning =
+            exchanges_are_chess_like::<V>() && self.settings.see_qsearch_pruning != 0 && !in_check;
         let mut best_move = None;
         for &(_, m) in &ordered {
+            // A capture that loses its exchange is skipped (in threecheck
+            // only if it does not check).
+            let losing = see_pruning && pos.is_capture(m) && see(pos, m) < 0;
+            if losing && !V::CHECK_COUNTING {
+                continue;
+            }
             let child = pos.play_unchecked(m);
+            if losing && !child.is_check() {
+                continue;
+            }
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1, obs);
             if self.stopped {
                 return 0;
@@ -1088,6 +1120,48 @@ mod tests {
             4,
             "one capture is at most two"
         );
+    }
+
+    #[test]
+    fn captures_that_lose_their_exchange_go_last_and_leave_quiescence_when_enabled() {
+        // Qxd5 loses the queen to exd5 for a knight: White's only capture.
+        let fen = "6k1/8/4p3/3n4/8/8/8/3Q2K1 w - - 0 1";
+        let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
+        let params = EvalParams::default_for(Chess::KIND);
+        let order = |see_ordering: i32| {
+            let settings = SearchParams {
+                see_ordering,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
+            let w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            let ordered = w.order_moves(&pos, &pos.legal_moves(), None, 1, None);
+            ordered
+                .iter()
+                .position(|&(_, m)| m.uci() == "d1d5")
+                .expect("legal")
+        };
+        let moves = pos.legal_moves().len();
+        assert_eq!(order(0), 0, "captures first");
+        assert_eq!(order(1), moves - 1, "after every quiet move");
+        let pruning = |see_qsearch_pruning: i32| {
+            let settings = SearchParams {
+                see_qsearch_pruning,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::nodes(1_000_000), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            let score = w.quiesce(&pos, &mut NoObserver).expect("within the limit");
+            (score, w.nodes)
+        };
+        let (off_score, off_nodes) = pruning(0);
+        let (on_score, on_nodes) = pruning(1);
+        assert!(off_nodes > 1, "Qxd5 searched");
+        assert_eq!(on_nodes, 1, "Qxd5 skipped");
+        assert_eq!(on_score, off_score, "standing pat beats losing the queen");
+        assert_eq!(on_score, evaluate(&pos, &params));
     }
 
     #[test]

@@ -255,6 +255,14 @@ search_params! {
     /// only below this many times the iteration's depth in plies, so a long
     /// chain of forced replies cannot grow the tree without end.
     reply_extension_ply_factor: i32 = 2, 1..=8;
+    /// Static exchange evaluation in move ordering (chess, threecheck,
+    /// knightmate): 1 orders the captures that lose material in the exchange
+    /// on their square after the quiet moves; 0 orders every capture first.
+    see_ordering: i32 = 0, 0..=1;
+    /// Static exchange evaluation in quiescence (chess, threecheck,
+    /// knightmate): 1 skips the captures that lose material in the exchange
+    /// on their square (not in check; in threecheck not one that checks).
+    see_qsearch_pruning: i32 = 0, 0..=1;
     /// Quiescence: plies of forced captures (suicide, losers) before the
     /// static evaluation stands in for the rest of the chain.
     max_forced_qply: i32 = 6, 0..=64;
