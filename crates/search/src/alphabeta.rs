@@ -20,7 +20,10 @@
 //! suicide or losers, where zugzwang is the rule, never in check), reverse
 //! futility, late move reductions (neither of them where suicide or losers
 //! force a capture: those nodes and the quiet sacrifices that force one are
-//! what decides these games). Every margin, depth and coefficient of these
+//! what decides these games), and behind switches move-count and futility
+//! pruning of quiet moves near the leaves (in no PV node, in check, or where
+//! suicide and losers force or offer a capture) and internal iterative
+//! reduction of a node without a stored move. Every margin, depth and coefficient of these
 //! comes from the worker's [`SearchParams`], read where the literal used to
 //! be; each fix of a search defect is a switch there too, on by default only
 //! once its SPRT passed (docs/engine.md lists them).
@@ -625,6 +628,12 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
 
+        // Internal iterative reduction: without a stored move the ordering is
+        // a guess, and a shallower search here is cheaper than its errors.
+        if sp.iir_min_depth > 0 && depth >= sp.iir_min_depth && tt_move.is_none() {
+            depth -= 1;
+        }
+
         let us = pos.turn();
         // The table entry of the move that led here (by its side: the
         // opponent's), for the counter-move heuristic.
@@ -639,11 +648,34 @@ impl<'a, V: Variant> Worker<'a, V> {
         let mut best_move = None;
         // Quiet moves searched so far that did not cut off (`history_malus`).
         let mut quiets_tried: Vec<Move> = Vec::new();
+        // Move-count and futility pruning of quiet moves near the leaves:
+        // never in a PV node, in check, at the root, or where suicide or
+        // losers force a capture.
+        let prune_quiets = !pv_node
+            && !in_check
+            && ply > 0
+            && !capture_forced
+            && (depth <= sp.lmp_max_depth || depth <= sp.futility_max_depth);
+        // Alpha is fixed in a non-PV node (a score above it cuts off), so
+        // futility is decided once.
+        let futile = depth <= sp.futility_max_depth
+            && static_eval + sp.futility_base + sp.futility_margin * depth <= alpha;
         for (i, &(_, m)) in ordered.iter().enumerate() {
             let child = pos.play_unchecked(m);
             let quiet = !pos.is_capture(m) && m.promotion().is_none();
             self.played[ply] = Some(m);
             let gives_check = child.is_check();
+            if prune_quiets
+                && i > 0
+                && quiet
+                && !gives_check
+                && best > -MATE_BOUND
+                && !(V::MUST_CAPTURE && child.has_capture())
+                && (futile
+                    || (depth <= sp.lmp_max_depth && i as i32 >= sp.lmp_base + depth * depth))
+            {
+                continue;
+            }
             let new_depth = depth - 1;
             self.keys.push(child.key());
             let score = if i == 0 {
@@ -1162,6 +1194,61 @@ mod tests {
         assert_eq!(on_nodes, 1, "Qxd5 skipped");
         assert_eq!(on_score, off_score, "standing pat beats losing the queen");
         assert_eq!(on_score, evaluate(&pos, &params));
+    }
+
+    #[test]
+    fn move_count_futility_and_iir_shrink_the_tree_only_when_enabled() {
+        // A quiet middlegame: White's best is found with or without pruning.
+        let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
+        let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
+        let params = EvalParams::default_for(Chess::KIND);
+        let nodes = |settings: SearchParams| {
+            let shared = Shared::new(16);
+            let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            let (best, _, depth, _) = w.iterate(&pos, 6, &mut |_| {});
+            assert_eq!(depth, 6);
+            assert!(best.is_some());
+            w.nodes
+        };
+        let off = nodes(SearchParams::default());
+        let lmp = nodes(SearchParams {
+            lmp_max_depth: 3,
+            ..SearchParams::default()
+        });
+        let futility = nodes(SearchParams {
+            futility_max_depth: 3,
+            ..SearchParams::default()
+        });
+        // One search of depth 6 with an empty table (iterating would leave a
+        // stored move in every node deep enough).
+        let one_search = |settings: SearchParams| {
+            let shared = Shared::new(16);
+            let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            w.keys.push(pos.key());
+            w.search(&pos, -INF, INF, 6, 0, true);
+            (w.nodes, shared.tt.probe(pos.key()).expect("stored").depth)
+        };
+        let (off_once, off_depth) = one_search(SearchParams::default());
+        let (iir, iir_depth) = one_search(SearchParams {
+            iir_min_depth: 4,
+            ..SearchParams::default()
+        });
+        assert!(
+            iir < off_once,
+            "internal iterative reduction: {iir} nodes, {off_once} without"
+        );
+        assert_eq!(
+            (off_depth, iir_depth),
+            (6, 5),
+            "the root had no stored move"
+        );
+        assert!(lmp < off, "move-count pruning: {lmp} nodes, {off} without");
+        assert!(
+            futility < off,
+            "futility pruning: {futility} nodes, {off} without"
+        );
     }
 
     #[test]

@@ -229,6 +229,27 @@ search_params! {
     /// reductions off for a quiet move that leaves the opponent a capture it
     /// must make; 0 prunes and reduces them like any other node and move.
     forced_capture_guard: i32 = 1, 0..=1;
+    /// Move-count (late-move) pruning: greatest remaining depth where quiet
+    /// moves past the first `lmp_base + depth * depth` moves of a node are
+    /// not searched (0: never). Not in PV nodes, in check, for a move that
+    /// checks, nor where suicide or losers force or offer a capture.
+    lmp_max_depth: i32 = 0, 0..=20;
+    /// Move-count pruning: moves of a node always searched at depth 0 (the
+    /// count grows by the square of the depth).
+    lmp_base: i32 = 3, 0..=64;
+    /// Futility pruning: greatest remaining depth where a quiet move is not
+    /// searched when the static evaluation plus `futility_base +
+    /// futility_margin * depth` is at most alpha (0: never); same exceptions
+    /// as move-count pruning.
+    futility_max_depth: i32 = 0, 0..=20;
+    /// Futility pruning: margin in centipawns at any depth.
+    futility_base: i32 = 50, 0..=1000;
+    /// Futility pruning: margin in centipawns per ply of depth.
+    futility_margin: i32 = 100, 0..=1000;
+    /// Internal iterative reduction: a node of at least this remaining depth
+    /// without a move from the transposition table is searched one ply
+    /// shallower (0: never).
+    iir_min_depth: i32 = 0, 0..=20;
     /// Null move pruning: least remaining depth where it is tried (121, deeper than any
     /// search, turns it off).
     nmp_min_depth: i32 = 3, 1..=121;
