@@ -22,8 +22,9 @@
 //! force a capture: those nodes and the quiet sacrifices that force one are
 //! what decides these games), and behind switches move-count and futility
 //! pruning of quiet moves near the leaves (in no PV node, in check, or where
-//! suicide and losers force or offer a capture) and internal iterative
-//! reduction of a node without a stored move. Every margin, depth and coefficient of these
+//! suicide and losers force or offer a capture), internal iterative
+//! reduction of a node without a stored move, and one ply more of late-move
+//! reduction where the static evaluation is not improving. Every margin, depth and coefficient of these
 //! comes from the worker's [`SearchParams`], read where the literal used to
 //! be; each fix of a search defect is a switch there too, on by default only
 //! once its SPRT passed (docs/engine.md lists them).
@@ -307,6 +308,9 @@ pub struct Worker<'a, V: Variant> {
     root_best: Option<(Move, i32)>,
     /// Depth of the current iteration (the budget of the reply extensions).
     root_depth: i32,
+    /// Static evaluation of each main-search node of the current path by
+    /// ply (`-INF` in check), for the improving test of `lmr_improving`.
+    static_evals: Vec<i32>,
     pv: Vec<Vec<Move>>,
     stopped: bool,
     _v: std::marker::PhantomData<V>,
@@ -342,6 +346,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             null_fence: None,
             root_best: None,
             root_depth: 0,
+            static_evals: vec![-INF; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             stopped: false,
             _v: std::marker::PhantomData,
@@ -583,6 +588,10 @@ impl<'a, V: Variant> Worker<'a, V> {
             tt.map(|e| e.eval)
                 .unwrap_or_else(|| evaluate(pos, self.params))
         };
+        // Better than two plies ago (true when that node was in check or
+        // there is none).
+        self.static_evals[ply] = static_eval;
+        let improving = ply < 2 || static_eval > self.static_evals[ply - 2];
 
         // Suicide and losers: every legal move is a capture when one is
         // forced, and such a node is all tactics, however good it looks.
@@ -690,6 +699,9 @@ impl<'a, V: Variant> Worker<'a, V> {
                     && !(V::MUST_CAPTURE && sp.forced_capture_guard != 0 && child.has_capture())
                 {
                     r = sp.reduction(depth, i) - pv_node as i32;
+                    if sp.lmr_improving != 0 && !improving {
+                        r += 1;
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
@@ -1197,7 +1209,7 @@ mod tests {
     }
 
     #[test]
-    fn move_count_futility_and_iir_shrink_the_tree_only_when_enabled() {
+    fn pruning_and_reduction_switches_shrink_the_tree_only_when_enabled() {
         // A quiet middlegame: White's best is found with or without pruning.
         let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
         let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
@@ -1243,6 +1255,14 @@ mod tests {
             (off_depth, iir_depth),
             (6, 5),
             "the root had no stored move"
+        );
+        let not_improving = nodes(SearchParams {
+            lmr_improving: 1,
+            ..SearchParams::default()
+        });
+        assert!(
+            not_improving < off,
+            "more reduction where not improving: {not_improving} nodes, {off} without"
         );
         assert!(lmp < off, "move-count pruning: {lmp} nodes, {off} without");
         assert!(

@@ -220,6 +220,10 @@ search_params! {
     lmr_min_depth: i32 = 3, 2..=20;
     /// Late-move reduction: index (from 0) of the first move that may be reduced.
     lmr_min_move: i32 = 3, 1..=64;
+    /// Late-move reduction: 1 reduces a quiet move one ply more in a node
+    /// that is not improving (its static evaluation no higher than that of
+    /// its side's node two plies before); 0 ignores the trend.
+    lmr_improving: i32 = 0, 0..=1;
     /// Reverse futility pruning: greatest remaining depth where it applies.
     rfp_max_depth: i32 = 6, 0..=20;
     /// Reverse futility pruning: margin per ply of depth, in centipawns.
