@@ -1100,8 +1100,11 @@ mod tests {
         let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
         let params = EvalParams::default_for(Chess::KIND);
         let run = |qsearch_tt: i32| {
+            // SEE pruning would skip the losing Qxf7+ and leave nothing to
+            // search.
             let settings = SearchParams {
                 qsearch_tt,
+                see_qsearch_pruning: 0,
                 ..SearchParams::default()
             };
             let shared = Shared::new(1);

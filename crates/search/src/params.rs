@@ -283,11 +283,11 @@ search_params! {
     /// Static exchange evaluation in move ordering (chess, threecheck,
     /// knightmate): 1 orders the captures that lose material in the exchange
     /// on their square after the quiet moves; 0 orders every capture first.
-    see_ordering: i32 = 0, 0..=1;
+    see_ordering: i32 = 1, 0..=1;
     /// Static exchange evaluation in quiescence (chess, threecheck,
     /// knightmate): 1 skips the captures that lose material in the exchange
     /// on their square (not in check; in threecheck not one that checks).
-    see_qsearch_pruning: i32 = 0, 0..=1;
+    see_qsearch_pruning: i32 = 1, 0..=1;
     /// Quiescence: plies of forced captures (suicide, losers) before the
     /// static evaluation stands in for the rest of the chain.
     max_forced_qply: i32 = 6, 0..=64;
@@ -402,9 +402,22 @@ impl SearchParams {
             | VariantKind::Atomic
             | VariantKind::Knightmate => 0,
         };
+        // Chess: SEE ordering +32.0 Elo [13, 51], H1 in 794 games; SEE
+        // pruning in quiescence +62.2 [36, 89], H1 in 350 (5000 nodes).
+        // Threecheck and knightmate, where exchanges count too, are
+        // untested: off there; the other games never use them.
+        let see = match kind {
+            VariantKind::ThreeCheck | VariantKind::Knightmate => 0,
+            VariantKind::Chess
+            | VariantKind::Suicide
+            | VariantKind::Atomic
+            | VariantKind::Losers => 1,
+        };
         SearchParams {
             check_extension,
             single_reply_extension,
+            see_ordering: see,
+            see_qsearch_pruning: see,
             ..SearchParams::default()
         }
     }
@@ -604,14 +617,19 @@ mod tests {
             assert_eq!(d.check_extension, expected, "{kind:?}");
             let forced = matches!(kind, VariantKind::Suicide | VariantKind::Losers);
             assert_eq!(d.single_reply_extension, i32::from(forced), "{kind:?}");
+            let see_untested = matches!(kind, VariantKind::ThreeCheck | VariantKind::Knightmate);
+            assert_eq!(d.see_ordering, i32::from(!see_untested), "{kind:?}");
+            assert_eq!(d.see_qsearch_pruning, d.see_ordering, "{kind:?}");
             assert_eq!(
                 SearchParams {
                     check_extension: 0,
                     single_reply_extension: 0,
+                    see_ordering: 1,
+                    see_qsearch_pruning: 1,
                     ..d.clone()
                 },
                 SearchParams::default(),
-                "{kind:?}: only check_extension and single_reply_extension differ"
+                "{kind:?}: only the extensions and the SEE switches differ"
             );
             assert_eq!(SearchParams::from_toml(kind, "", "t").unwrap(), d);
             assert_eq!(SearchParams::load_or_default(kind, None).unwrap(), d);
