@@ -1226,14 +1226,19 @@ mod tests {
             assert!(best.is_some());
             w.nodes
         };
-        let off = nodes(SearchParams::default());
+        // Every switch tested here off.
+        let base = SearchParams {
+            lmp_max_depth: 0,
+            ..SearchParams::default()
+        };
+        let off = nodes(base.clone());
         let lmp = nodes(SearchParams {
             lmp_max_depth: 3,
-            ..SearchParams::default()
+            ..base.clone()
         });
         let futility = nodes(SearchParams {
             futility_max_depth: 3,
-            ..SearchParams::default()
+            ..base.clone()
         });
         // One search of depth 6 with an empty table (iterating would leave a
         // stored move in every node deep enough).
@@ -1245,10 +1250,10 @@ mod tests {
             w.search(&pos, -INF, INF, 6, 0, true);
             (w.nodes, shared.tt.probe(pos.key()).expect("stored").depth)
         };
-        let (off_once, off_depth) = one_search(SearchParams::default());
+        let (off_once, off_depth) = one_search(base.clone());
         let (iir, iir_depth) = one_search(SearchParams {
             iir_min_depth: 4,
-            ..SearchParams::default()
+            ..base.clone()
         });
         assert!(
             iir < off_once,
@@ -1261,7 +1266,7 @@ mod tests {
         );
         let not_improving = nodes(SearchParams {
             lmr_improving: 1,
-            ..SearchParams::default()
+            ..base.clone()
         });
         assert!(
             not_improving < off,
