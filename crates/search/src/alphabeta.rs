@@ -1229,6 +1229,7 @@ mod tests {
         // Every switch tested here off.
         let base = SearchParams {
             lmp_max_depth: 0,
+            futility_max_depth: 0,
             ..SearchParams::default()
         };
         let off = nodes(base.clone());
