@@ -206,13 +206,15 @@ fn varia_tuned_over_uci_equals_varia_tuned_in_process() {
         "--quiet",
     ];
     let w = dir.path().join("w.toml");
+    // 400 nodes: at 300, since suicide's single-reply extension, every
+    // iteration's pair of games ties and no weight moves.
     let mut args = vec!["tune", "spsa"];
     args.extend_from_slice(&common);
     args.extend_from_slice(&[
         "--params",
         "material.knight,material.queen",
         "--nodes",
-        "300",
+        "400",
         "--out",
         path(&in_process),
         "--weights",
@@ -228,7 +230,7 @@ fn varia_tuned_over_uci_equals_varia_tuned_in_process() {
         "args=uci --tune --variant suicide",
         "option.Hash=4",
         "--each",
-        "nodes=300",
+        "nodes=400",
         "--param",
         "material.knight=300,-10000,10000",
         "--param",

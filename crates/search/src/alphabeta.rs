@@ -7,15 +7,24 @@
 //! check every evasion is searched; in threecheck quiet checks are tried at
 //! the first quiescence ply, and at every ply by a side with one check left,
 //! where any check wins; in atomic captures that explode a king end the game
-//! there); a node in check never drops into quiescence; mate and variant-win
+//! there); a node in check never drops into quiescence; in suicide and
+//! losers a forced reply (a single legal move, or with `forced_capture_extension`
+//! one of few forced captures) costs no depth, within a budget of plies set by
+//! the iteration's depth, so a chain of forced replies cannot explode; mate and variant-win
 //! scores with their distance; repetition and 50-move draws. Moves are
 //! ordered by hash move, captures by victim and attacker value, killers, and
 //! history (both carried from one search of a game to the next through
-//! [`Shared`], forgotten at a new game). Pruning where it is sound for the game: null move (never in
+//! [`Shared`], forgotten at a new game); where exchanges mean what they mean
+//! in chess, a static exchange evaluation ([`see`]) may send the captures
+//! that lose material after the quiet moves and out of quiescence. Pruning where it is sound for the game: null move (never in
 //! suicide or losers, where zugzwang is the rule, never in check), reverse
 //! futility, late move reductions (neither of them where suicide or losers
 //! force a capture: those nodes and the quiet sacrifices that force one are
-//! what decides these games). Every margin, depth and coefficient of these
+//! what decides these games), and behind switches move-count and futility
+//! pruning of quiet moves near the leaves (in no PV node, in check, or where
+//! suicide and losers force or offer a capture), internal iterative
+//! reduction of a node without a stored move, and one ply more of late-move
+//! reduction where the static evaluation is not improving. Every margin, depth and coefficient of these
 //! comes from the worker's [`SearchParams`], read where the literal used to
 //! be; each fix of a search defect is a switch there too, on by default only
 //! once its SPRT passed (docs/engine.md lists them).
@@ -29,6 +38,7 @@
 use crate::eval::{evaluate, EvalParams};
 use crate::limits::Clock;
 use crate::params::SearchParams;
+use crate::see::see;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 use movegen::{Color, Move, MoveList, Outcome, Position, Role, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -215,6 +225,18 @@ fn tactical_order<V: Variant>(pos: &Position<V>, m: Move) -> Option<i32> {
     }
 }
 
+/// The game's captures mean what they mean in chess, so a static exchange
+/// evaluation says what one wins: not in atomic (a capture explodes the
+/// square) nor in suicide and losers (captures are forced).
+const fn exchanges_are_chess_like<V: Variant>() -> bool {
+    !V::ATOMIC && !V::MUST_CAPTURE
+}
+
+/// Below every quiet move's ordering score (history is at least minus its
+/// cap, under 2^22): where captures that lose their exchange go
+/// (`see_ordering`), still by victim and attacker among themselves.
+const BAD_CAPTURE_ORDER: i32 = -(1 << 23) - (1 << 24);
+
 /// Where a line of the quiescence search ends.
 #[derive(Clone, Copy, Debug)]
 pub enum QLeaf<'a, V: Variant> {
@@ -284,6 +306,11 @@ pub struct Worker<'a, V: Variant> {
     /// Best root move of the current iteration so far and its score: a root
     /// move that was searched to the end and beat alpha.
     root_best: Option<(Move, i32)>,
+    /// Depth of the current iteration (the budget of the reply extensions).
+    root_depth: i32,
+    /// Static evaluation of each main-search node of the current path by
+    /// ply (`-INF` in check), for the improving test of `lmr_improving`.
+    static_evals: Vec<i32>,
     pv: Vec<Vec<Move>>,
     stopped: bool,
     _v: std::marker::PhantomData<V>,
@@ -318,6 +345,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             keys: history.to_vec(),
             null_fence: None,
             root_best: None,
+            root_depth: 0,
+            static_evals: vec![-INF; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             stopped: false,
             _v: std::marker::PhantomData,
@@ -440,7 +469,8 @@ impl<'a, V: Variant> Worker<'a, V> {
 
     /// Moves in search order: the table's move, captures and promotions,
     /// the killers, the counter move (`counter`), then quiet moves by
-    /// history.
+    /// history (and last, with `see_ordering`, the captures that lose their
+    /// exchange).
     fn order_moves(
         &self,
         pos: &Position<V>,
@@ -450,13 +480,18 @@ impl<'a, V: Variant> Worker<'a, V> {
         counter: Option<Move>,
     ) -> Vec<(i32, Move)> {
         let us = pos.turn();
+        let see_ordering = exchanges_are_chess_like::<V>() && self.settings.see_ordering != 0;
         let mut scored: Vec<(i32, Move)> = moves
             .iter()
             .map(|&m| {
                 let s = if Some(m) == tt_move {
                     1 << 30
                 } else if let Some(s) = tactical_order(pos, m) {
-                    s
+                    if see_ordering && pos.is_capture(m) && see(pos, m) < 0 {
+                        s + BAD_CAPTURE_ORDER
+                    } else {
+                        s
+                    }
                 } else if self.killers[ply][0] == Some(m) {
                     1 << 22
                 } else if self.killers[ply][1] == Some(m) {
@@ -514,6 +549,24 @@ impl<'a, V: Variant> Worker<'a, V> {
             return evaluate(pos, self.params);
         }
 
+        // Suicide and losers: a forced reply costs no depth (the single-reply
+        // and forced-capture extensions), decided before the table is read so
+        // that the depth stored and the depth probed are the same.
+        let reply_extension =
+            V::MUST_CAPTURE && (sp.single_reply_extension != 0 || sp.forced_capture_extension != 0);
+        let early_moves = reply_extension.then(|| pos.legal_moves());
+        if let Some(moves) = &early_moves {
+            let n = moves.len() as i32;
+            let single = sp.single_reply_extension != 0 && n == 1;
+            let few_captures =
+                n >= 1 && n <= sp.forced_capture_extension && pos.is_capture(moves[0]);
+            if (single || few_captures)
+                && (ply as i32) < sp.reply_extension_ply_factor * self.root_depth
+            {
+                depth += 1;
+            }
+        }
+
         let key = pos.key();
         let tt = self.shared.tt.probe(key);
         let tt_move = tt.and_then(|e| e.mv);
@@ -525,7 +578,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
 
-        let moves = pos.legal_moves();
+        let moves = early_moves.unwrap_or_else(|| pos.legal_moves());
         if moves.is_empty() {
             return outcome_score(V::end_without_moves(pos), pos.turn(), ply);
         }
@@ -535,6 +588,10 @@ impl<'a, V: Variant> Worker<'a, V> {
             tt.map(|e| e.eval)
                 .unwrap_or_else(|| evaluate(pos, self.params))
         };
+        // Better than two plies ago (true when that node was in check or
+        // there is none).
+        self.static_evals[ply] = static_eval;
+        let improving = ply < 2 || static_eval > self.static_evals[ply - 2];
 
         // Suicide and losers: every legal move is a capture when one is
         // forced, and such a node is all tactics, however good it looks.
@@ -580,6 +637,12 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
 
+        // Internal iterative reduction: without a stored move the ordering is
+        // a guess, and a shallower search here is cheaper than its errors.
+        if sp.iir_min_depth > 0 && depth >= sp.iir_min_depth && tt_move.is_none() {
+            depth -= 1;
+        }
+
         let us = pos.turn();
         // The table entry of the move that led here (by its side: the
         // opponent's), for the counter-move heuristic.
@@ -594,11 +657,34 @@ impl<'a, V: Variant> Worker<'a, V> {
         let mut best_move = None;
         // Quiet moves searched so far that did not cut off (`history_malus`).
         let mut quiets_tried: Vec<Move> = Vec::new();
+        // Move-count and futility pruning of quiet moves near the leaves:
+        // never in a PV node, in check, at the root, or where suicide or
+        // losers force a capture.
+        let prune_quiets = !pv_node
+            && !in_check
+            && ply > 0
+            && !capture_forced
+            && (depth <= sp.lmp_max_depth || depth <= sp.futility_max_depth);
+        // Alpha is fixed in a non-PV node (a score above it cuts off), so
+        // futility is decided once.
+        let futile = depth <= sp.futility_max_depth
+            && static_eval + sp.futility_base + sp.futility_margin * depth <= alpha;
         for (i, &(_, m)) in ordered.iter().enumerate() {
             let child = pos.play_unchecked(m);
             let quiet = !pos.is_capture(m) && m.promotion().is_none();
             self.played[ply] = Some(m);
             let gives_check = child.is_check();
+            if prune_quiets
+                && i > 0
+                && quiet
+                && !gives_check
+                && best > -MATE_BOUND
+                && !(V::MUST_CAPTURE && child.has_capture())
+                && (futile
+                    || (depth <= sp.lmp_max_depth && i as i32 >= sp.lmp_base + depth * depth))
+            {
+                continue;
+            }
             let new_depth = depth - 1;
             self.keys.push(child.key());
             let score = if i == 0 {
@@ -613,6 +699,9 @@ impl<'a, V: Variant> Worker<'a, V> {
                     && !(V::MUST_CAPTURE && sp.forced_capture_guard != 0 && child.has_capture())
                 {
                     r = sp.reduction(depth, i) - pv_node as i32;
+                    if sp.lmr_improving != 0 && !improving {
+                        r += 1;
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
@@ -815,9 +904,20 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
         let ordered = self.order_moves(pos, &moves, tt_move, ply, None);
+        let see_pruning =
+            exchanges_are_chess_like::<V>() && self.settings.see_qsearch_pruning != 0 && !in_check;
         let mut best_move = None;
         for &(_, m) in &ordered {
+            // A capture that loses its exchange is skipped (in threecheck
+            // only if it does not check).
+            let losing = see_pruning && pos.is_capture(m) && see(pos, m) < 0;
+            if losing && !V::CHECK_COUNTING {
+                continue;
+            }
             let child = pos.play_unchecked(m);
+            if losing && !child.is_check() {
+                continue;
+            }
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1, obs);
             if self.stopped {
                 return 0;
@@ -911,6 +1011,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     (-INF, INF)
                 };
             self.root_best = None;
+            self.root_depth = d as i32;
             let score = loop {
                 let s = self.search(root, alpha, beta, d as i32, 0, true);
                 if self.stopped {
@@ -979,7 +1080,7 @@ impl<'a, V: Variant> Worker<'a, V> {
 mod tests {
     use super::*;
     use crate::limits::Limits;
-    use movegen::variants::{Chess, ThreeCheck};
+    use movegen::variants::{Chess, Suicide, ThreeCheck};
 
     /// The quiescence score of `fen` with `settings`.
     fn quiesce<V: Variant>(fen: &str, settings: &SearchParams) -> i32 {
@@ -999,8 +1100,11 @@ mod tests {
         let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
         let params = EvalParams::default_for(Chess::KIND);
         let run = |qsearch_tt: i32| {
+            // SEE pruning would skip the losing Qxf7+ and leave nothing to
+            // search.
             let settings = SearchParams {
                 qsearch_tt,
+                see_qsearch_pruning: 0,
                 ..SearchParams::default()
             };
             let shared = Shared::new(1);
@@ -1024,6 +1128,156 @@ mod tests {
         assert_eq!(off_entry, None);
         assert_eq!(off_score, score);
         assert_eq!(off_again, off_nodes);
+    }
+
+    #[test]
+    fn forced_replies_are_searched_a_ply_deeper_only_when_enabled() {
+        // White's only legal move is the forced exd3; in the second position
+        // White must capture and has two captures (exd3, cxd3).
+        let one = "k7/8/8/8/8/3p4/4P3/7K w - - 0 1";
+        let two = "k7/8/8/8/8/3p4/2P1P3/7K w - - 0 1";
+        let root_depth = |fen: &str, settings: &SearchParams| {
+            let pos = Position::<Suicide>::from_fen(fen).expect("valid FEN");
+            let params = EvalParams::default_for(Suicide::KIND);
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(3), pos.turn(), 1, settings);
+            let mut w = Worker::<Suicide>::new(0, &shared, &params, settings, &clock, &[]);
+            w.iterate(&pos, 3, &mut |_| {});
+            shared
+                .tt
+                .probe(pos.key())
+                .expect("the root is stored")
+                .depth
+        };
+        let off = SearchParams::default();
+        let single = SearchParams {
+            single_reply_extension: 1,
+            ..SearchParams::default()
+        };
+        let two_captures = SearchParams {
+            forced_capture_extension: 2,
+            ..SearchParams::default()
+        };
+        assert_eq!(root_depth(one, &off), 3);
+        assert_eq!(root_depth(one, &single), 4);
+        assert_eq!(root_depth(two, &single), 3, "two replies: no single reply");
+        assert_eq!(root_depth(two, &two_captures), 4);
+        assert_eq!(
+            root_depth(one, &two_captures),
+            4,
+            "one capture is at most two"
+        );
+    }
+
+    #[test]
+    fn captures_that_lose_their_exchange_go_last_and_leave_quiescence_when_enabled() {
+        // Qxd5 loses the queen to exd5 for a knight: White's only capture.
+        let fen = "6k1/8/4p3/3n4/8/8/8/3Q2K1 w - - 0 1";
+        let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
+        let params = EvalParams::default_for(Chess::KIND);
+        let order = |see_ordering: i32| {
+            let settings = SearchParams {
+                see_ordering,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
+            let w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            let ordered = w.order_moves(&pos, &pos.legal_moves(), None, 1, None);
+            ordered
+                .iter()
+                .position(|&(_, m)| m.uci() == "d1d5")
+                .expect("legal")
+        };
+        let moves = pos.legal_moves().len();
+        assert_eq!(order(0), 0, "captures first");
+        assert_eq!(order(1), moves - 1, "after every quiet move");
+        let pruning = |see_qsearch_pruning: i32| {
+            let settings = SearchParams {
+                see_qsearch_pruning,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::nodes(1_000_000), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            let score = w.quiesce(&pos, &mut NoObserver).expect("within the limit");
+            (score, w.nodes)
+        };
+        let (off_score, off_nodes) = pruning(0);
+        let (on_score, on_nodes) = pruning(1);
+        assert!(off_nodes > 1, "Qxd5 searched");
+        assert_eq!(on_nodes, 1, "Qxd5 skipped");
+        assert_eq!(on_score, off_score, "standing pat beats losing the queen");
+        assert_eq!(on_score, evaluate(&pos, &params));
+    }
+
+    #[test]
+    fn pruning_and_reduction_switches_shrink_the_tree_only_when_enabled() {
+        // A quiet middlegame: White's best is found with or without pruning.
+        let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
+        let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
+        let params = EvalParams::default_for(Chess::KIND);
+        let nodes = |settings: SearchParams| {
+            let shared = Shared::new(16);
+            let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            let (best, _, depth, _) = w.iterate(&pos, 6, &mut |_| {});
+            assert_eq!(depth, 6);
+            assert!(best.is_some());
+            w.nodes
+        };
+        // Every switch tested here off.
+        let base = SearchParams {
+            lmp_max_depth: 0,
+            futility_max_depth: 0,
+            ..SearchParams::default()
+        };
+        let off = nodes(base.clone());
+        let lmp = nodes(SearchParams {
+            lmp_max_depth: 3,
+            ..base.clone()
+        });
+        let futility = nodes(SearchParams {
+            futility_max_depth: 3,
+            ..base.clone()
+        });
+        // One search of depth 6 with an empty table (iterating would leave a
+        // stored move in every node deep enough).
+        let one_search = |settings: SearchParams| {
+            let shared = Shared::new(16);
+            let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            w.keys.push(pos.key());
+            w.search(&pos, -INF, INF, 6, 0, true);
+            (w.nodes, shared.tt.probe(pos.key()).expect("stored").depth)
+        };
+        let (off_once, off_depth) = one_search(base.clone());
+        let (iir, iir_depth) = one_search(SearchParams {
+            iir_min_depth: 4,
+            ..base.clone()
+        });
+        assert!(
+            iir < off_once,
+            "internal iterative reduction: {iir} nodes, {off_once} without"
+        );
+        assert_eq!(
+            (off_depth, iir_depth),
+            (6, 5),
+            "the root had no stored move"
+        );
+        let not_improving = nodes(SearchParams {
+            lmr_improving: 1,
+            ..base.clone()
+        });
+        assert!(
+            not_improving < off,
+            "more reduction where not improving: {not_improving} nodes, {off} without"
+        );
+        assert!(lmp < off, "move-count pruning: {lmp} nodes, {off} without");
+        assert!(
+            futility < off,
+            "futility pruning: {futility} nodes, {off} without"
+        );
     }
 
     #[test]

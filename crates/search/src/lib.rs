@@ -17,6 +17,7 @@ pub mod limits;
 pub mod params;
 pub mod protocol;
 pub mod score;
+pub mod see;
 pub mod settings;
 pub mod tt;
 

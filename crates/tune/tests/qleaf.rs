@@ -31,9 +31,10 @@ fn check<V: Variant>() {
             // The resolver follows lines, so it never answers from the
             // transposition table (`qsearch_tt`): compare with the engine's
             // quiescence without it.
+            // The game's own settings, as the resolver's.
             let settings = SearchParams {
                 qsearch_tt: 0,
-                ..SearchParams::default()
+                ..SearchParams::default_for(V::KIND)
             };
             let clock = Clock::start(&limits, pos.turn(), 1, &settings);
             let mut w = Worker::<V>::new(0, &shared, &params, &settings, &clock, &[pos.key()]);
