@@ -38,6 +38,13 @@ use crate::position::{castles_of, CastleSide, Position};
 use crate::types::{Color, Role, Square};
 use crate::variant::Variant;
 
+/// The square a pawn of a set-wise batch ([`Sink::pawns`]) moved from to
+/// reach `to`: `delta` squares behind it.
+#[inline(always)]
+fn pawn_origin(to: Square, delta: i8) -> Square {
+    Square::from_index_unchecked((to.raw() as i8 - delta) as u8)
+}
+
 /// Receives batches of legal moves. Returning `true` stops generation.
 pub(crate) trait Sink {
     /// `role` may move from `from` to every square of `to` (never empty).
@@ -52,7 +59,7 @@ pub(crate) trait Sink {
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, delta: i8) -> bool {
         for sq in to {
-            let from = Square::from_index_unchecked((sq.raw() as i8 - delta) as u8);
+            let from = pawn_origin(sq, delta);
             if self.moves(Role::Pawn, from, Bitboard::from_square(sq)) {
                 return true;
             }
@@ -257,7 +264,7 @@ impl<V: Variant, S: Sink> Sink for AtomicFilter<'_, V, S> {
         };
         let mut legal = to & self.quiet_safe & !opened;
         for sq in to & !legal {
-            let from = Square::from_index_unchecked((sq.raw() as i8 - delta) as u8);
+            let from = pawn_origin(sq, delta);
             if atomic_move_is_legal(self.pos, Role::Pawn, from, sq) {
                 legal = legal.with(sq);
             }
