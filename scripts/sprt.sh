@@ -169,7 +169,7 @@ for variant in "${variant_list[@]}"; do
         "${new_engine[@]}" "${base_engine[@]}" "${each[@]}" \
         --games "$MAX_GAMES" --concurrency "$CONCURRENCY" \
         --sprt "elo0=$ELO0" "elo1=$ELO1" \
-        --out "$stem.csv" --summary "$stem.summary.csv" "${resume[@]}" | tee /dev/stderr)
+        --out "$stem.csv" --summary "$stem.summary.csv" "${resume[@]}" | tee >(cat >&2))
     # The summary CSV: variant,player,opponent,games,wins,draws,losses,score,elo,elo_low,elo_high,...
     # ...,los,draw_ratio,penta_0,penta_1,penta_2,penta_3,penta_4
     IFS=, read -r _ _ _ games wins draws losses _ elo elo_low elo_high _ _ p0 p1 _ p3 p4 < <(sed -n 2p "$stem.summary.csv")
