@@ -974,6 +974,20 @@ impl<'a, V: Variant> Worker<'a, V> {
         );
     }
 
+    /// What the main thread reports of an iteration to `depth` that scored
+    /// `score` with `pv`.
+    fn info(&self, depth: u32, score: i32, pv: &[Move]) -> Info {
+        Info {
+            depth,
+            seldepth: self.seldepth as u32,
+            score,
+            nodes: self.shared.nodes.load(Relaxed),
+            time_ms: self.clock.elapsed().as_millis() as u64,
+            pv: pv.to_vec(),
+            hashfull: self.shared.tt.hashfull(),
+        }
+    }
+
     /// Iterative deepening from `root` until the clock or `max_depth` says
     /// stop. Calls `report` after each completed iteration (main thread).
     pub fn iterate(
@@ -1036,6 +1050,13 @@ impl<'a, V: Variant> Worker<'a, V> {
                             best_move = Some(m);
                             best_score = s;
                             best_pv = self.pv[0].clone();
+                            // Posted like a finished iteration's, so the
+                            // move played (and the reply pondered on) is
+                            // always the last line the GUI saw.
+                            if self.id == 0 {
+                                self.flush_nodes();
+                                report(&self.info(d, s, &best_pv));
+                            }
                         }
                     }
                 }
@@ -1049,16 +1070,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
             if self.id == 0 {
                 self.flush_nodes();
-                let info = Info {
-                    depth: d,
-                    seldepth: self.seldepth as u32,
-                    score,
-                    nodes: self.shared.nodes.load(Relaxed),
-                    time_ms: self.clock.elapsed().as_millis() as u64,
-                    pv: best_pv.clone(),
-                    hashfull: self.shared.tt.hashfull(),
-                };
-                report(&info);
+                report(&self.info(d, score, &best_pv));
                 if self.clock.past_soft_limit() {
                     break;
                 }
