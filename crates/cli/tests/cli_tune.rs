@@ -104,7 +104,7 @@ fn datagen_then_texel_then_spsa() {
         rows[..2],
         [
             "iteration,result,material.rook,material.queen",
-            "0,0,400,600"
+            "0,0,365,603"
         ]
     );
     assert_eq!(rows.len(), 6);
