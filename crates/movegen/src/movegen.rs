@@ -48,6 +48,9 @@ fn pawn_origin(to: Square, delta: i8) -> Square {
 
 /// Receives batches of legal moves. Returning `true` stops generation.
 pub(crate) trait Sink {
+    /// `true` if the batch methods also accept an empty `to` (a counter,
+    /// for which adding nothing costs less than testing for it first).
+    const TAKES_EMPTY: bool = false;
     /// `role` may move from `from` to every square of `to` (never empty).
     /// Pawn batches include promotions (destinations on the last rank) and en
     /// passant (the destination equal to the en-passant square).
@@ -67,6 +70,12 @@ pub(crate) trait Sink {
         }
         false
     }
+    /// [`Sink::pawns`] for a batch known to hold no last-rank square (no
+    /// pawn stood one step from promotion), so no promotion to expand.
+    #[inline(always)]
+    fn pawns_not_promoting(&mut self, to: Bitboard, delta: i8) -> bool {
+        self.pawns(to, delta)
+    }
 }
 
 /// Counts moves: a popcount per batch, promotions once per promotion role.
@@ -85,6 +94,7 @@ impl<V: Variant> Counter<V> {
 }
 
 impl<V: Variant> Sink for Counter<V> {
+    const TAKES_EMPTY: bool = true;
     #[inline(always)]
     fn moves(&mut self, role: Role, _from: Square, to: Bitboard) -> bool {
         self.n += to.count() as u64;
@@ -101,6 +111,11 @@ impl<V: Variant> Sink for Counter<V> {
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, _delta: i8) -> bool {
         self.moves(Role::Pawn, Square::A1, to)
+    }
+    #[inline(always)]
+    fn pawns_not_promoting(&mut self, to: Bitboard, _delta: i8) -> bool {
+        self.n += to.count() as u64;
+        false
     }
 }
 
@@ -422,15 +437,29 @@ fn pawn_sets<V: Variant, S: Sink>(
     let west = Bitboard(west.0 >> 1) & their;
     let east = (pawns & !Bitboard::FILE_H).shift_up(white);
     let east = Bitboard(east.0 << 1) & their;
-    for (to, delta) in [
+    let batches = [
         (west, up - 1),
         (east, up + 1),
         (single, up),
         (double, 2 * up),
-    ] {
-        let to = to & allowed;
-        if to.any() && sink.pawns(to, delta) {
-            return true;
+    ];
+    // Without a pawn one step from promotion no batch holds a promotion: a
+    // bare counter then adds popcounts (for other sinks the second loop
+    // measured no cheaper).
+    let last_step = Bitboard::rank(if white { 6 } else { 1 });
+    if S::TAKES_EMPTY && (pawns & last_step).is_empty() {
+        for (to, delta) in batches {
+            let to = to & allowed;
+            if (S::TAKES_EMPTY || to.any()) && sink.pawns_not_promoting(to, delta) {
+                return true;
+            }
+        }
+    } else {
+        for (to, delta) in batches {
+            let to = to & allowed;
+            if (S::TAKES_EMPTY || to.any()) && sink.pawns(to, delta) {
+                return true;
+            }
         }
     }
     false
@@ -486,7 +515,7 @@ fn royal<V: Variant, S: Sink, const WHITE: bool, const IN_CHECK: bool>(
         Bitboard::EMPTY
     };
     let legal = step & !attacked;
-    if legal.any() && sink.moves(Role::King, ksq, legal) {
+    if (S::TAKES_EMPTY || legal.any()) && sink.moves(Role::King, ksq, legal) {
         return true;
     }
 
@@ -506,7 +535,7 @@ fn royal<V: Variant, S: Sink, const WHITE: bool, const IN_CHECK: bool>(
     if !V::ROYAL_KNIGHT {
         for from in b.pieces(us, Role::Knight) & !pinned {
             let to = knight_attacks(from) & mask;
-            if to.any() && sink.moves(Role::Knight, from, to) {
+            if (S::TAKES_EMPTY || to.any()) && sink.moves(Role::Knight, from, to) {
                 return true;
             }
         }
@@ -520,7 +549,7 @@ fn royal<V: Variant, S: Sink, const WHITE: bool, const IN_CHECK: bool>(
             if pinned.contains(from) {
                 to &= line(ksq, from);
             }
-            if to.any() && sink.moves(role, from, to) {
+            if (S::TAKES_EMPTY || to.any()) && sink.moves(role, from, to) {
                 return true;
             }
         }
@@ -633,7 +662,7 @@ fn pseudo<V: Variant, S: Sink, const WHITE: bool>(
     let mut pieces = |role: Role, role_allowed: Bitboard| {
         for from in b.pieces(us, role) {
             let to = piece_attacks::<V>(role, from, occ) & role_allowed;
-            if to.any() && sink.moves(role, from, to) {
+            if (S::TAKES_EMPTY || to.any()) && sink.moves(role, from, to) {
                 return true;
             }
         }
