@@ -5,7 +5,7 @@
 //! move lists. Each child is made knowing the moving piece's role (the batch
 //! says it) and without a Zobrist key, and its check information is derived
 //! from the move through the parent's check context, taken once for all of
-//! its children (`Position::child_check_context`, `Position::play_unhashed`).
+//! its children (`Position::child_check_context`, `Position::play_unhashed_mut`).
 
 use crate::movegen::{generate, EachMove};
 use crate::moves::Move;
@@ -30,7 +30,9 @@ fn perft_with<V: Variant>(pos: &Position<V>, ctx: Option<&ChildCheckContext>, de
         2 => {
             let mut nodes = 0;
             let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m, role| {
-                nodes += pos.play_unhashed(ctx, m, role).count_legal();
+                let mut child = *pos;
+                child.play_unhashed_mut(ctx, m, role);
+                nodes += child.count_legal();
             });
             generate(pos, &mut sink);
             nodes
@@ -38,7 +40,9 @@ fn perft_with<V: Variant>(pos: &Position<V>, ctx: Option<&ChildCheckContext>, de
         _ => {
             let mut nodes = 0;
             let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m, role| {
-                nodes += perft(&pos.play_unhashed(ctx, m, role), depth - 1);
+                let mut child = *pos;
+                child.play_unhashed_mut(ctx, m, role);
+                nodes += perft(&child, depth - 1);
             });
             generate(pos, &mut sink);
             nodes
