@@ -9,9 +9,10 @@
 //! - `royal`: chess, threecheck, losers, knightmate. Check and pin masks make
 //!   every emitted move legal without trying it (the royal knight of
 //!   knightmate only changes which table its own moves and attacks use).
-//!   The king's destinations are tested one by one; when both castlings are
-//!   open (four squares to test) one map of every attacked square is taken
-//!   instead.
+//!   The king's destinations and the squares of the open castlings are
+//!   tested for attacks in one pass (`Position::attacked_among`): one or
+//!   two squares one by one, more through one map of every attacked square.
+//!   Castling then costs no test of its own.
 //! - `pseudo` without a filter: suicide, where every pseudo-legal move is legal.
 //! - `pseudo` through the atomic filter: a quiet move of a piece other than
 //!   the king, from a square that opens no line to the king, while the king
@@ -47,6 +48,9 @@ fn pawn_origin(to: Square, delta: i8) -> Square {
 
 /// Receives batches of legal moves. Returning `true` stops generation.
 pub(crate) trait Sink {
+    /// `true` if the batch methods also accept an empty `to` (a counter,
+    /// for which adding nothing costs less than testing for it first).
+    const TAKES_EMPTY: bool = false;
     /// `role` may move from `from` to every square of `to` (never empty).
     /// Pawn batches include promotions (destinations on the last rank) and en
     /// passant (the destination equal to the en-passant square).
@@ -66,6 +70,12 @@ pub(crate) trait Sink {
         }
         false
     }
+    /// [`Sink::pawns`] for a batch known to hold no last-rank square (no
+    /// pawn stood one step from promotion), so no promotion to expand.
+    #[inline(always)]
+    fn pawns_not_promoting(&mut self, to: Bitboard, delta: i8) -> bool {
+        self.pawns(to, delta)
+    }
 }
 
 /// Counts moves: a popcount per batch, promotions once per promotion role.
@@ -84,6 +94,7 @@ impl<V: Variant> Counter<V> {
 }
 
 impl<V: Variant> Sink for Counter<V> {
+    const TAKES_EMPTY: bool = true;
     #[inline(always)]
     fn moves(&mut self, role: Role, _from: Square, to: Bitboard) -> bool {
         self.n += to.count() as u64;
@@ -100,6 +111,11 @@ impl<V: Variant> Sink for Counter<V> {
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, _delta: i8) -> bool {
         self.moves(Role::Pawn, Square::A1, to)
+    }
+    #[inline(always)]
+    fn pawns_not_promoting(&mut self, to: Bitboard, _delta: i8) -> bool {
+        self.n += to.count() as u64;
+        false
     }
 }
 
@@ -421,15 +437,29 @@ fn pawn_sets<V: Variant, S: Sink>(
     let west = Bitboard(west.0 >> 1) & their;
     let east = (pawns & !Bitboard::FILE_H).shift_up(white);
     let east = Bitboard(east.0 << 1) & their;
-    for (to, delta) in [
+    let batches = [
         (west, up - 1),
         (east, up + 1),
         (single, up),
         (double, 2 * up),
-    ] {
-        let to = to & allowed;
-        if to.any() && sink.pawns(to, delta) {
-            return true;
+    ];
+    // Without a pawn one step from promotion no batch holds a promotion: a
+    // bare counter then adds popcounts (for other sinks the second loop
+    // measured no cheaper).
+    let last_step = Bitboard::rank(if white { 6 } else { 1 });
+    if S::TAKES_EMPTY && (pawns & last_step).is_empty() {
+        for (to, delta) in batches {
+            let to = to & allowed;
+            if (S::TAKES_EMPTY || to.any()) && sink.pawns_not_promoting(to, delta) {
+                return true;
+            }
+        }
+    } else {
+        for (to, delta) in batches {
+            let to = to & allowed;
+            if (S::TAKES_EMPTY || to.any()) && sink.pawns(to, delta) {
+                return true;
+            }
         }
     }
     false
@@ -446,26 +476,47 @@ fn royal<V: Variant, S: Sink, const WHITE: bool, const IN_CHECK: bool>(
     let us = Color::of_white(WHITE);
     let b = &pos.board;
     let our = b.color(us);
-    let their = b.color(us.other());
     let occ = b.occupied();
     let Some(ksq) = pos.king(us) else {
         return false;
     };
     let allowed = targets.squares & !our;
 
-    // The royal piece: every destination not attacked once it has left.
+    // The castlings whose rights are held and whose squares between king
+    // and rook are empty: their squares join the king's safety test.
+    let [king_side, queen_side] = castles_of(us);
+    let open = |side: &CastleSide| {
+        pos.castling & side.right != 0 && (between(side.king_from, side.rook_from) & occ).is_empty()
+    };
+    let castling = !IN_CHECK && targets.castling && pos.castling != 0;
+    let open_sides = [castling && open(king_side), castling && open(queen_side)];
+    let castle_squares = |side: &CastleSide| {
+        Bitboard::from_square(castle_pass_square(side)) | Bitboard::from_square(side.king_to)
+    };
+
+    // The royal piece: every destination not attacked once it has left,
+    // tested in one pass with the squares castling passes and lands on.
+    // Out of check no slider aims at the king, so its leaving opens no line
+    // and the occupancy as it stands serves (also for castling: the rook
+    // leaves a corner and lands on the square the king passes, neither of
+    // which changes what attacks the squares tested).
     let step = piece_attacks::<V>(Role::King, ksq, occ) & allowed;
-    if step.any() {
-        let occ_without_king = occ.without(ksq);
-        let mut legal = Bitboard::EMPTY;
-        for to in step {
-            if pos.attackers_within(to, occ_without_king, their).is_empty() {
-                legal = legal.with(to);
-            }
-        }
-        if legal.any() && sink.moves(Role::King, ksq, legal) {
-            return true;
-        }
+    let mut probe = step;
+    if open_sides[0] {
+        probe |= castle_squares(king_side);
+    }
+    if open_sides[1] {
+        probe |= castle_squares(queen_side);
+    }
+    let attacked = if probe.any() {
+        let occ_seen = if IN_CHECK { occ.without(ksq) } else { occ };
+        pos.attacked_among(probe, us.other(), occ_seen)
+    } else {
+        Bitboard::EMPTY
+    };
+    let legal = step & !attacked;
+    if (S::TAKES_EMPTY || legal.any()) && sink.moves(Role::King, ksq, legal) {
+        return true;
     }
 
     let checkers = pos.checkers;
@@ -484,7 +535,7 @@ fn royal<V: Variant, S: Sink, const WHITE: bool, const IN_CHECK: bool>(
     if !V::ROYAL_KNIGHT {
         for from in b.pieces(us, Role::Knight) & !pinned {
             let to = knight_attacks(from) & mask;
-            if to.any() && sink.moves(Role::Knight, from, to) {
+            if (S::TAKES_EMPTY || to.any()) && sink.moves(Role::Knight, from, to) {
                 return true;
             }
         }
@@ -498,7 +549,7 @@ fn royal<V: Variant, S: Sink, const WHITE: bool, const IN_CHECK: bool>(
             if pinned.contains(from) {
                 to &= line(ksq, from);
             }
-            if to.any() && sink.moves(role, from, to) {
+            if (S::TAKES_EMPTY || to.any()) && sink.moves(role, from, to) {
                 return true;
             }
         }
@@ -536,34 +587,10 @@ fn royal<V: Variant, S: Sink, const WHITE: bool, const IN_CHECK: bool>(
             return true;
         }
     }
-    // Castling.
-    if !IN_CHECK && targets.castling && pos.castling != 0 {
-        let open = |side: &CastleSide| {
-            pos.castling & side.right != 0
-                && (between(side.king_from, side.rook_from) & occ).is_empty()
-        };
-        let [king_side, queen_side] = castles_of(us);
-        if open(king_side) && open(queen_side) {
-            // Four squares to test: one map of the attacked squares is
-            // cheaper. It is taken without the king, as the castled
-            // position's occupancy gives: the king's square is the only one
-            // that changes what attacks the two squares (the rook leaves a
-            // corner and lands on the square the king passes).
-            let danger = pos.attacked_squares(us.other(), occ.without(ksq));
-            for side in [king_side, queen_side] {
-                if !danger.contains(castle_pass_square(side))
-                    && !danger.contains(side.king_to)
-                    && sink.castle(side)
-                {
-                    return true;
-                }
-            }
-        } else {
-            for side in [king_side, queen_side] {
-                if open(side) && castle_path_safe(pos, side) && sink.castle(side) {
-                    return true;
-                }
-            }
+    // Castling (its squares were tested with the king's).
+    for (side, is_open) in [(king_side, open_sides[0]), (queen_side, open_sides[1])] {
+        if is_open && (castle_squares(side) & attacked).is_empty() && sink.castle(side) {
+            return true;
         }
     }
     false
@@ -635,7 +662,7 @@ fn pseudo<V: Variant, S: Sink, const WHITE: bool>(
     let mut pieces = |role: Role, role_allowed: Bitboard| {
         for from in b.pieces(us, role) {
             let to = piece_attacks::<V>(role, from, occ) & role_allowed;
-            if to.any() && sink.moves(role, from, to) {
+            if (S::TAKES_EMPTY || to.any()) && sink.moves(role, from, to) {
                 return true;
             }
         }

@@ -4,15 +4,25 @@
 //! inner plies recurse straight from the generator's batches without building
 //! move lists. Each child is made knowing the moving piece's role (the batch
 //! says it) and without a Zobrist key, and its check information is derived
-//! from the move (`Position::play_unhashed`).
+//! from the move through the parent's check context, taken once for all of
+//! its children (`Position::child_check_context`, `Position::play_unhashed_mut`).
 
 use crate::movegen::{generate, EachMove};
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{ChildCheckContext, Position};
 use crate::variant::Variant;
 
 /// Number of legal move sequences of exactly `depth` plies from `pos`.
 pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
+    match pos.child_check_context() {
+        Some(ctx) => perft_with(pos, Some(&ctx), depth),
+        None => perft_with(pos, None, depth),
+    }
+}
+
+/// [`perft`] with `ctx`, the position's [`Position::child_check_context`].
+#[inline(always)]
+fn perft_with<V: Variant>(pos: &Position<V>, ctx: Option<&ChildCheckContext>, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
@@ -20,7 +30,9 @@ pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
         2 => {
             let mut nodes = 0;
             let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m, role| {
-                nodes += pos.play_unhashed(m, role).count_legal();
+                let mut child = *pos;
+                child.play_unhashed_mut(ctx, m, role);
+                nodes += child.count_legal();
             });
             generate(pos, &mut sink);
             nodes
@@ -28,7 +40,9 @@ pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
         _ => {
             let mut nodes = 0;
             let mut sink = EachMove::<V, _>::new(pos.ep_square(), |m, role| {
-                nodes += perft(&pos.play_unhashed(m, role), depth - 1);
+                let mut child = *pos;
+                child.play_unhashed_mut(ctx, m, role);
+                nodes += perft(&child, depth - 1);
             });
             generate(pos, &mut sink);
             nodes
