@@ -336,6 +336,12 @@ search_params! {
     /// square), the quiet move that last refuted it, and orders that reply
     /// right after the killers; 0 keeps no such table.
     counter_moves: i32 = 0, 0..=1;
+    /// Continuation history: 1 keeps a table of quiet-move scores by the
+    /// piece and destination of the move one and two plies before and of
+    /// this move (Stockfish's `continuationHistory`), raised and lowered as
+    /// the history is, and orders quiet moves by the history plus both
+    /// entries; 0 orders them by the history alone.
+    continuation_history: i32 = 0, 0..=1;
     /// Lazy SMP: helper threads skip ahead on alternate depths beyond this depth.
     smp_skip_min_depth: i32 = 2, 0..=100;
     /// Time management: moves to go assumed when the protocol gives none.
