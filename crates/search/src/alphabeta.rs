@@ -38,7 +38,7 @@
 //! runs it on its own from a root.
 
 use crate::eval::{evaluate, EvalParams};
-use crate::limits::Clock;
+use crate::limits::{soft_limit_factor, Clock};
 use crate::params::SearchParams;
 use crate::see::see;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
@@ -1084,6 +1084,11 @@ impl<'a, V: Variant> Worker<'a, V> {
         if self.keys.last() != Some(&root.key()) {
             self.keys.push(root.key());
         }
+        // For the soft limit's scaling (`tm_stability`, main thread): the
+        // completed iterations' scores and how many in a row kept the best
+        // move.
+        let mut scores: Vec<i32> = Vec::new();
+        let mut stable_iterations = 0u32;
         let mut depth = 1u32;
         while depth <= max_depth.min(MAX_PLY as u32 - 10) {
             // Lazy SMP: helpers skip ahead on alternate depths so threads spread out.
@@ -1135,8 +1140,18 @@ impl<'a, V: Variant> Worker<'a, V> {
             completed = d;
             best_score = score;
             if let Some(&m) = self.pv[0].first() {
+                if completed > 1 {
+                    stable_iterations = if best_move == Some(m) {
+                        stable_iterations + 1
+                    } else {
+                        0
+                    };
+                }
                 best_move = Some(m);
                 best_pv = self.pv[0].clone();
+            }
+            if sp.tm_stability != 0 {
+                scores.push(score);
             }
             if self.id == 0 {
                 self.flush_nodes();
@@ -1150,7 +1165,8 @@ impl<'a, V: Variant> Worker<'a, V> {
                     hashfull: self.shared.tt.hashfull(),
                 };
                 report(&info);
-                if self.clock.past_soft_limit() {
+                let factor = soft_limit_factor(sp, stable_iterations, &scores);
+                if self.clock.past_scaled_soft_limit(factor) {
                     break;
                 }
                 if moves.len() == 1 && self.clock.has_time_limit() {

@@ -356,6 +356,28 @@ search_params! {
     hard_permille: i32 = 3000, 1..=10000;
     /// Time management: neither limit exceeds this permille of the time left.
     cap_permille: i32 = 400, 1..=1000;
+    /// Time management on a clock (not `movetime`): 1 scales the soft limit
+    /// after each iteration by the best move's stability and the score's
+    /// fall (the `tm_*` fields below; never past the hard limit); 0 keeps
+    /// the soft limit as budgeted.
+    tm_stability: i32 = 0, 0..=1;
+    /// Soft-limit factor, in permille, when the last iteration changed the
+    /// best move.
+    tm_unstable_permille: i32 = 1800, 100..=10000;
+    /// Soft-limit factor, in permille, once the best move held for
+    /// `tm_stable_iterations` iterations (linear in between).
+    tm_stable_permille: i32 = 700, 100..=10000;
+    /// Iterations the best move must hold for `tm_stable_permille`.
+    tm_stable_iterations: i32 = 4, 1..=20;
+    /// Soft-limit factor added per centipawn the score fell, in permille:
+    /// the fall is a third of twice the drop from the mean of the earlier
+    /// iterations' scores plus the drop from the last one's (a rise counts
+    /// negative).
+    tm_score_drop_permille: i32 = 10, 0..=1000;
+    /// Least soft-limit factor, in permille, for a rising score.
+    tm_score_min_permille: i32 = 750, 100..=1000;
+    /// Greatest soft-limit factor, in permille, for a falling score.
+    tm_score_max_permille: i32 = 1600, 1000..=10000;
 }
 
 /// `value` is valid for a field of range `min..=max` (whole if `integer`).
