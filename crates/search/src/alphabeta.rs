@@ -25,8 +25,9 @@
 //! what decides these games), and behind switches move-count and futility
 //! pruning of quiet moves near the leaves (in no PV node, in check, or where
 //! suicide and losers force or offer a capture), internal iterative
-//! reduction of a node without a stored move, and one ply more of late-move
-//! reduction where the static evaluation is not improving. Every margin, depth and coefficient of these
+//! reduction of a node without a stored move, one ply more of late-move
+//! reduction where the static evaluation is not improving, and less of it
+//! for a quiet move with a high history. Every margin, depth and coefficient of these
 //! comes from the worker's [`SearchParams`], read where the literal used to
 //! be; each fix of a search defect is a switch there too, on by default only
 //! once its SPRT passed (docs/engine.md lists them).
@@ -780,6 +781,11 @@ impl<'a, V: Variant> Worker<'a, V> {
                     if sp.lmr_improving != 0 && !improving {
                         r += 1;
                     }
+                    if sp.lmr_history_divisor != 0 {
+                        // A quiet move that has often cut off is reduced
+                        // less (with the malus, one that failed more).
+                        r -= self.quiet_order(pos, us, m, cont) / sp.lmr_history_divisor;
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
@@ -1379,6 +1385,14 @@ mod tests {
         assert!(
             not_improving < off,
             "more reduction where not improving: {not_improving} nodes, {off} without"
+        );
+        let history_lmr = nodes(SearchParams {
+            lmr_history_divisor: 1,
+            ..base.clone()
+        });
+        assert!(
+            history_lmr > off,
+            "less reduction for moves with history: {history_lmr} nodes, {off} without"
         );
         assert!(lmp < off, "move-count pruning: {lmp} nodes, {off} without");
         assert!(

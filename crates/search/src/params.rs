@@ -224,6 +224,12 @@ search_params! {
     /// that is not improving (its static evaluation no higher than that of
     /// its side's node two plies before); 0 ignores the trend.
     lmr_improving: i32 = 0, 0..=1;
+    /// Late-move reduction: a quiet move is reduced its history score (plus
+    /// its continuation entries, with `continuation_history`) divided by
+    /// this many plies less, so one that often cut off is reduced less
+    /// (and, with `history_malus`, one that often failed more); 0: history
+    /// plays no part.
+    lmr_history_divisor: i32 = 0, 0..=1000000;
     /// Reverse futility pruning: greatest remaining depth where it applies.
     rfp_max_depth: i32 = 6, 0..=20;
     /// Reverse futility pruning: margin per ply of depth, in centipawns.
