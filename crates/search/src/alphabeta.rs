@@ -200,7 +200,7 @@ fn tt_cutoff(e: &TtEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
 }
 
 /// Ordering value of a piece (victim or attacker).
-fn order_value(role: Role) -> i32 {
+const fn order_value(role: Role) -> i32 {
     match role {
         Role::Pawn => 1,
         Role::Knight | Role::Bishop => 3,
@@ -254,10 +254,16 @@ const fn exchanges_are_chess_like<V: Variant>() -> bool {
     !V::ATOMIC && !V::MUST_CAPTURE
 }
 
+/// Ordering score of the table's move, above every other.
+const TT_MOVE_ORDER: i32 = 1 << 30;
+
 /// Below every quiet move's ordering score (history is at least minus its
 /// cap, under 2^22): where captures that lose their exchange go
 /// (`see_ordering`), still by victim and attacker among themselves.
 const BAD_CAPTURE_ORDER: i32 = -(1 << 23) - (1 << 24);
+// Quiescence reads a capture's SEE from its sign after ordering: a losing
+// capture's score (even a king taking a queen's) stays negative.
+const _: () = assert!((1 << 24) + order_value(Role::King) * 64 + BAD_CAPTURE_ORDER < 0);
 
 /// Where a line of the quiescence search ends.
 #[derive(Clone, Copy, Debug)]
@@ -559,7 +565,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             .iter()
             .map(|&m| {
                 let s = if Some(m) == tt_move {
-                    1 << 30
+                    TT_MOVE_ORDER
                 } else if let Some(s) = tactical_order(pos, m) {
                     if see_ordering && pos.is_capture(m) && see(pos, m) < 0 {
                         s + BAD_CAPTURE_ORDER
@@ -1003,11 +1009,21 @@ impl<'a, V: Variant> Worker<'a, V> {
         let ordered = self.order_moves(pos, &moves, tt_move, ply, None, [None, None]);
         let see_pruning =
             exchanges_are_chess_like::<V>() && self.settings.see_qsearch_pruning != 0 && !in_check;
+        // With SEE ordering, the ordering already knows which captures lose
+        // their exchange (all but the table's move, which it did not test):
+        // their scores are negative and every other capture's positive.
+        let ordered_by_see = exchanges_are_chess_like::<V>() && self.settings.see_ordering != 0;
         let mut best_move = None;
-        for &(_, m) in &ordered {
+        for &(order, m) in &ordered {
             // A capture that loses its exchange is skipped (in threecheck
             // only if it does not check).
-            let losing = see_pruning && pos.is_capture(m) && see(pos, m) < 0;
+            let losing = see_pruning
+                && pos.is_capture(m)
+                && if ordered_by_see && order != TT_MOVE_ORDER {
+                    order < 0
+                } else {
+                    see(pos, m) < 0
+                };
             if losing && !V::CHECK_COUNTING {
                 continue;
             }
