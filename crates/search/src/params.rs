@@ -459,9 +459,14 @@ impl SearchParams {
             }
             VariantKind::Suicide | VariantKind::Losers => (0, 0),
         };
+        // Continuation history: threecheck +47.7 Elo [31, 65], H1 in 1356
+        // games; chess +6.0 [-8, 20], suicide +6.5 [-3, 16], both
+        // undecided after 1500 games, off; the others untested, off.
+        let continuation_history = i32::from(kind == VariantKind::ThreeCheck);
         SearchParams {
             check_extension,
             single_reply_extension,
+            continuation_history,
             lmp_max_depth,
             futility_max_depth,
             see_ordering: see,
@@ -676,6 +681,8 @@ mod tests {
             let lmp = if pruned { 3 } else { 0 };
             assert_eq!(d.lmp_max_depth, lmp, "{kind:?}");
             assert_eq!(d.futility_max_depth, lmp, "{kind:?}");
+            let continuation = i32::from(kind == VariantKind::ThreeCheck);
+            assert_eq!(d.continuation_history, continuation, "{kind:?}");
             assert_eq!(
                 SearchParams {
                     check_extension: 0,
@@ -684,10 +691,11 @@ mod tests {
                     see_qsearch_pruning: 1,
                     lmp_max_depth: 3,
                     futility_max_depth: 3,
+                    continuation_history: 0,
                     ..d.clone()
                 },
                 SearchParams::default(),
-                "{kind:?}: only the extensions, the SEE switches and quiet-move pruning differ"
+                "{kind:?}: only the extensions, the SEE switches, quiet-move pruning and the continuation history differ"
             );
             assert_eq!(SearchParams::from_toml(kind, "", "t").unwrap(), d);
             assert_eq!(SearchParams::load_or_default(kind, None).unwrap(), d);
