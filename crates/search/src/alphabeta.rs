@@ -14,7 +14,9 @@
 //! scores with their distance; repetition and 50-move draws. Moves are
 //! ordered by hash move, captures by victim and attacker value, killers, and
 //! history (both carried from one search of a game to the next through
-//! [`Shared`], forgotten at a new game); where exchanges mean what they mean
+//! [`Shared`], forgotten at a new game), behind a switch with the
+//! continuation history of the moves one and two plies before added to it
+//! (only in the main search, whose path records those moves); where exchanges mean what they mean
 //! in chess, a static exchange evaluation ([`see`]) may send the captures
 //! that lose material after the quiet moves and out of quiescence. Pruning where it is sound for the game: null move (never in
 //! suicide or losers, where zugzwang is the rule, never in check), reverse
@@ -23,8 +25,9 @@
 //! what decides these games), and behind switches move-count and futility
 //! pruning of quiet moves near the leaves (in no PV node, in check, or where
 //! suicide and losers force or offer a capture), internal iterative
-//! reduction of a node without a stored move, and one ply more of late-move
-//! reduction where the static evaluation is not improving. Every margin, depth and coefficient of these
+//! reduction of a node without a stored move, one ply more of late-move
+//! reduction where the static evaluation is not improving, and less of it
+//! for a quiet move with a high history. Every margin, depth and coefficient of these
 //! comes from the worker's [`SearchParams`], read where the literal used to
 //! be; each fix of a search defect is a switch there too, on by default only
 //! once its SPRT passed (docs/engine.md lists them).
@@ -36,7 +39,7 @@
 //! runs it on its own from a root.
 
 use crate::eval::{evaluate, EvalParams};
-use crate::limits::Clock;
+use crate::limits::{soft_limit_factor, Clock};
 use crate::params::SearchParams;
 use crate::see::see;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
@@ -107,6 +110,7 @@ struct Heuristics {
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     counters: Vec<Option<Move>>,
+    continuation: Vec<i32>,
 }
 
 /// Progress of the search after an iteration.
@@ -196,7 +200,7 @@ fn tt_cutoff(e: &TtEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
 }
 
 /// Ordering value of a piece (victim or attacker).
-fn order_value(role: Role) -> i32 {
+const fn order_value(role: Role) -> i32 {
     match role {
         Role::Pawn => 1,
         Role::Knight | Role::Bishop => 3,
@@ -225,6 +229,24 @@ fn tactical_order<V: Variant>(pos: &Position<V>, m: Move) -> Option<i32> {
     }
 }
 
+/// Entries of one side of the continuation table: a (piece of either
+/// colour, destination) pair.
+const PIECE_TO: usize = 2 * Role::ALL.len() * 64;
+
+/// The continuation table's index of a move to `to` by `us`'s `role`.
+#[inline]
+fn piece_to(us: Color, role: Role, to: movegen::Square) -> usize {
+    (us.index() * Role::ALL.len() + role.index()) * 64 + to.index()
+}
+
+/// [`piece_to`] of the move `m` by `us` in `pos` (the piece that moves, as
+/// it stands before a promotion; castling is the king's move).
+#[inline]
+fn moved_piece_to<V: Variant>(pos: &Position<V>, us: Color, m: Move) -> usize {
+    let role = pos.board().role_at(m.from()).unwrap_or(Role::Pawn);
+    piece_to(us, role, m.to())
+}
+
 /// The game's captures mean what they mean in chess, so a static exchange
 /// evaluation says what one wins: not in atomic (a capture explodes the
 /// square) nor in suicide and losers (captures are forced).
@@ -232,10 +254,16 @@ const fn exchanges_are_chess_like<V: Variant>() -> bool {
     !V::ATOMIC && !V::MUST_CAPTURE
 }
 
+/// Ordering score of the table's move, above every other.
+const TT_MOVE_ORDER: i32 = 1 << 30;
+
 /// Below every quiet move's ordering score (history is at least minus its
 /// cap, under 2^22): where captures that lose their exchange go
 /// (`see_ordering`), still by victim and attacker among themselves.
 const BAD_CAPTURE_ORDER: i32 = -(1 << 23) - (1 << 24);
+// Quiescence reads a capture's SEE from its sign after ordering: a losing
+// capture's score (even a king taking a queen's) stays negative.
+const _: () = assert!((1 << 24) + order_value(Role::King) * 64 + BAD_CAPTURE_ORDER < 0);
 
 /// Where a line of the quiescence search ends.
 #[derive(Clone, Copy, Debug)]
@@ -296,6 +324,16 @@ pub struct Worker<'a, V: Variant> {
     /// The move played at each ply of the current path (`None`: a null
     /// move), for the counter-move table.
     played: Vec<Option<Move>>,
+    /// Continuation history (`continuation_history`; empty when off): for
+    /// each (piece, destination) of an earlier move of the path, a score
+    /// for each (piece, destination) of a quiet move played one or two
+    /// plies after it, indexed by [`piece_to`] as `earlier * PIECE_TO +
+    /// this`.
+    continuation: Vec<i32>,
+    /// The [`piece_to`] index of the move played at each ply of the current
+    /// path (`None`: a null move, or `continuation_history` off), set with
+    /// `played`.
+    played_piece_to: Vec<Option<usize>>,
     /// Positions of the game before the root.
     game_ply: usize,
     /// Keys of the game so far and the current search path.
@@ -341,6 +379,12 @@ impl<'a, V: Variant> Worker<'a, V> {
             history: vec![0; 2 * 64 * 64],
             counters: vec![None; 2 * 64 * 64],
             played: vec![None; MAX_PLY + 2],
+            continuation: if settings.continuation_history != 0 {
+                vec![0; PIECE_TO * PIECE_TO]
+            } else {
+                Vec::new()
+            },
+            played_piece_to: vec![None; MAX_PLY + 2],
             game_ply: history.len(),
             keys: history.to_vec(),
             null_fence: None,
@@ -375,6 +419,9 @@ impl<'a, V: Variant> Worker<'a, V> {
             *h = old / 2;
         }
         self.counters = saved.counters;
+        for (c, old) in self.continuation.iter_mut().zip(&saved.continuation) {
+            *c = old / 2;
+        }
         let moved = self.game_ply.wrapping_sub(saved.game_ply);
         if (1..saved.killers.len()).contains(&moved) {
             for (k, old) in self.killers.iter_mut().zip(&saved.killers[moved..]) {
@@ -398,6 +445,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             killers: self.killers.clone(),
             history: self.history.clone(),
             counters: self.counters.clone(),
+            continuation: self.continuation.clone(),
         });
     }
 
@@ -467,10 +515,41 @@ impl<'a, V: Variant> Worker<'a, V> {
         color.index() * 4096 + m.from().index() * 64 + m.to().index()
     }
 
+    /// The offsets in `continuation` of the moves one and two plies before
+    /// a node at `ply` of the main search (none for a null move, before the
+    /// root, or with `continuation_history` off).
+    fn continuation_offsets(&self, ply: usize) -> [Option<usize>; 2] {
+        let back = |n: usize| {
+            ply.checked_sub(n)
+                .and_then(|p| self.played_piece_to[p])
+                .map(|pt| pt * PIECE_TO)
+        };
+        [back(1), back(2)]
+    }
+
+    /// Ordering score of the quiet move `m` by `us`: its history, plus its
+    /// continuation entries after the moves at `cont` when there are any,
+    /// kept below the counter move and above the losing captures.
+    #[inline]
+    fn quiet_order(&self, pos: &Position<V>, us: Color, m: Move, cont: [Option<usize>; 2]) -> i32 {
+        let h = self.history[Self::history_index(us, m)];
+        if cont == [None, None] {
+            return h;
+        }
+        let pt = moved_piece_to(pos, us, m);
+        let c: i32 = cont
+            .iter()
+            .flatten()
+            .map(|&o| self.continuation[o + pt])
+            .sum();
+        (h + c).clamp(-(1 << 22), (1 << 22) - 3)
+    }
+
     /// Moves in search order: the table's move, captures and promotions,
     /// the killers, the counter move (`counter`), then quiet moves by
-    /// history (and last, with `see_ordering`, the captures that lose their
-    /// exchange).
+    /// history and, with `cont` (from [`Self::continuation_offsets`]), the
+    /// continuation history (and last, with `see_ordering`, the captures
+    /// that lose their exchange).
     fn order_moves(
         &self,
         pos: &Position<V>,
@@ -478,6 +557,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         tt_move: Option<Move>,
         ply: usize,
         counter: Option<Move>,
+        cont: [Option<usize>; 2],
     ) -> Vec<(i32, Move)> {
         let us = pos.turn();
         let see_ordering = exchanges_are_chess_like::<V>() && self.settings.see_ordering != 0;
@@ -485,7 +565,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             .iter()
             .map(|&m| {
                 let s = if Some(m) == tt_move {
-                    1 << 30
+                    TT_MOVE_ORDER
                 } else if let Some(s) = tactical_order(pos, m) {
                     if see_ordering && pos.is_capture(m) && see(pos, m) < 0 {
                         s + BAD_CAPTURE_ORDER
@@ -499,7 +579,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 } else if counter == Some(m) {
                     (1 << 22) - 2
                 } else {
-                    self.history[Self::history_index(us, m)]
+                    self.quiet_order(pos, us, m, cont)
                 };
                 (s, m)
             })
@@ -616,6 +696,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 if big.any() {
                     if let Some(null) = pos.play_null() {
                         self.played[ply] = None;
+                        self.played_piece_to[ply] = None;
                         let r = sp.nmp_base_reduction + depth / sp.nmp_depth_divisor;
                         self.keys.push(null.key());
                         let outer_fence = self.null_fence;
@@ -651,7 +732,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             _ => self.played[ply - 1].map(|prev| Self::history_index(us.other(), prev)),
         };
         let counter = counter_slot.and_then(|i| self.counters[i]);
-        let ordered = self.order_moves(pos, &moves, tt_move, ply, counter);
+        let cont = self.continuation_offsets(ply);
+        let ordered = self.order_moves(pos, &moves, tt_move, ply, counter, cont);
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -673,6 +755,9 @@ impl<'a, V: Variant> Worker<'a, V> {
             let child = pos.play_unchecked(m);
             let quiet = !pos.is_capture(m) && m.promotion().is_none();
             self.played[ply] = Some(m);
+            if sp.continuation_history != 0 {
+                self.played_piece_to[ply] = Some(moved_piece_to(pos, us, m));
+            }
             let gives_check = child.is_check();
             if prune_quiets
                 && i > 0
@@ -701,6 +786,11 @@ impl<'a, V: Variant> Worker<'a, V> {
                     r = sp.reduction(depth, i) - pv_node as i32;
                     if sp.lmr_improving != 0 && !improving {
                         r += 1;
+                    }
+                    if sp.lmr_history_divisor != 0 {
+                        // A quiet move that has often cut off is reduced
+                        // less (with the malus, one that failed more).
+                        r -= self.quiet_order(pos, us, m, cont) / sp.lmr_history_divisor;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -744,6 +834,17 @@ impl<'a, V: Variant> Worker<'a, V> {
                                 for &q in &quiets_tried {
                                     let h = &mut self.history[Self::history_index(us, q)];
                                     *h = (*h - depth * depth).max(-sp.history_max);
+                                }
+                            }
+                            for offset in cont.into_iter().flatten() {
+                                let c = &mut self.continuation[offset + moved_piece_to(pos, us, m)];
+                                *c = (*c + depth * depth).min(sp.history_max);
+                                if sp.history_malus != 0 {
+                                    for &q in &quiets_tried {
+                                        let i = offset + moved_piece_to(pos, us, q);
+                                        let c = &mut self.continuation[i];
+                                        *c = (*c - depth * depth).max(-sp.history_max);
+                                    }
                                 }
                             }
                             if let Some(slot) = counter_slot {
@@ -903,14 +1004,26 @@ impl<'a, V: Variant> Worker<'a, V> {
                 return score;
             }
         }
-        let ordered = self.order_moves(pos, &moves, tt_move, ply, None);
+        // No continuation history: the moves before a quiescence node are not
+        // all recorded (quiescence keeps no path of its own).
+        let ordered = self.order_moves(pos, &moves, tt_move, ply, None, [None, None]);
         let see_pruning =
             exchanges_are_chess_like::<V>() && self.settings.see_qsearch_pruning != 0 && !in_check;
+        // With SEE ordering, the ordering already knows which captures lose
+        // their exchange (all but the table's move, which it did not test):
+        // their scores are negative and every other capture's positive.
+        let ordered_by_see = exchanges_are_chess_like::<V>() && self.settings.see_ordering != 0;
         let mut best_move = None;
-        for &(_, m) in &ordered {
+        for &(order, m) in &ordered {
             // A capture that loses its exchange is skipped (in threecheck
             // only if it does not check).
-            let losing = see_pruning && pos.is_capture(m) && see(pos, m) < 0;
+            let losing = see_pruning
+                && pos.is_capture(m)
+                && if ordered_by_see && order != TT_MOVE_ORDER {
+                    order < 0
+                } else {
+                    see(pos, m) < 0
+                };
             if losing && !V::CHECK_COUNTING {
                 continue;
             }
@@ -1007,6 +1120,11 @@ impl<'a, V: Variant> Worker<'a, V> {
         if self.keys.last() != Some(&root.key()) {
             self.keys.push(root.key());
         }
+        // For the soft limit's scaling (`tm_stability`, main thread): the
+        // completed iterations' scores and how many in a row kept the best
+        // move.
+        let mut scores: Vec<i32> = Vec::new();
+        let mut stable_iterations = 0u32;
         let mut depth = 1u32;
         while depth <= max_depth.min(MAX_PLY as u32 - 10) {
             // Lazy SMP: helpers skip ahead on alternate depths so threads spread out.
@@ -1065,13 +1183,24 @@ impl<'a, V: Variant> Worker<'a, V> {
             completed = d;
             best_score = score;
             if let Some(&m) = self.pv[0].first() {
+                if completed > 1 {
+                    stable_iterations = if best_move == Some(m) {
+                        stable_iterations + 1
+                    } else {
+                        0
+                    };
+                }
                 best_move = Some(m);
                 best_pv = self.pv[0].clone();
+            }
+            if sp.tm_stability != 0 {
+                scores.push(score);
             }
             if self.id == 0 {
                 self.flush_nodes();
                 report(&self.info(d, score, &best_pv));
-                if self.clock.past_soft_limit() {
+                let factor = soft_limit_factor(sp, stable_iterations, &scores);
+                if self.clock.past_scaled_soft_limit(factor) {
                     break;
                 }
                 if moves.len() == 1 && self.clock.has_time_limit() {
@@ -1195,7 +1324,7 @@ mod tests {
             let shared = Shared::new(1);
             let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
             let w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
-            let ordered = w.order_moves(&pos, &pos.legal_moves(), None, 1, None);
+            let ordered = w.order_moves(&pos, &pos.legal_moves(), None, 1, None, [None, None]);
             ordered
                 .iter()
                 .position(|&(_, m)| m.uci() == "d1d5")
@@ -1285,6 +1414,14 @@ mod tests {
             not_improving < off,
             "more reduction where not improving: {not_improving} nodes, {off} without"
         );
+        let history_lmr = nodes(SearchParams {
+            lmr_history_divisor: 1,
+            ..base.clone()
+        });
+        assert!(
+            history_lmr > off,
+            "less reduction for moves with history: {history_lmr} nodes, {off} without"
+        );
         assert!(lmp < off, "move-count pruning: {lmp} nodes, {off} without");
         assert!(
             futility < off,
@@ -1332,12 +1469,63 @@ mod tests {
         w.killers[2] = [Some(k0), Some(k1)];
         w.history[Worker::<Chess>::history_index(pos.turn(), by_history)] = settings.history_max;
         let order: Vec<Move> = w
-            .order_moves(&pos, &moves, None, 2, Some(counter))
+            .order_moves(&pos, &moves, None, 2, Some(counter), [None, None])
             .into_iter()
             .map(|(_, m)| m)
             .take(4)
             .collect();
         assert_eq!(order, [k0, k1, counter, by_history]);
+    }
+
+    #[test]
+    fn continuation_history_learns_and_orders_only_when_enabled() {
+        let pos = Position::<Chess>::startpos();
+        let params = EvalParams::default_for(Chess::KIND);
+        let run = |continuation_history: i32| {
+            let settings = SearchParams {
+                continuation_history,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            w.iterate(&pos, 6, &mut |_| {});
+            let raised = w.continuation.iter().filter(|&&c| c > 0).count();
+            let top = w.continuation.iter().max().copied().unwrap_or(0);
+            (w.continuation.len(), raised, top, settings.history_max)
+        };
+        assert_eq!(run(0), (0, 0, 0, SearchParams::default().history_max));
+        let (len, raised, top, cap) = run(1);
+        assert_eq!(len, PIECE_TO * PIECE_TO);
+        assert!(raised > 0, "quiet cutoffs raise their continuation entries");
+        assert!(top <= cap, "capped as the history is");
+
+        // After 1. e4 (the move at ply 0), a continuation entry for ...Nc6
+        // puts it before ...a6, whose history is higher.
+        let settings = SearchParams {
+            continuation_history: 1,
+            ..SearchParams::default()
+        };
+        let shared = Shared::new(1);
+        let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
+        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let e4 = pos.parse_uci("e2e4").expect("legal");
+        let after = pos.play_unchecked(e4);
+        w.played_piece_to[0] = Some(moved_piece_to(&pos, Color::White, e4));
+        let nc6 = after.parse_uci("b8c6").expect("legal");
+        let a6 = after.parse_uci("a7a6").expect("legal");
+        w.history[Worker::<Chess>::history_index(Color::Black, a6)] = 10;
+        let cont = w.continuation_offsets(1);
+        assert_eq!(cont[1], None, "no move two plies before");
+        let offset = cont[0].expect("the move before");
+        w.continuation[offset + moved_piece_to(&after, Color::Black, nc6)] = 20;
+        let order = |cont| {
+            let ordered = w.order_moves(&after, &after.legal_moves(), None, 1, None, cont);
+            let at = |m| ordered.iter().position(|&(_, x)| x == m).expect("legal");
+            at(nc6) < at(a6)
+        };
+        assert!(order(cont), "history 0 + continuation 20 beats history 10");
+        assert!(!order([None, None]), "without it, history alone");
     }
 
     #[test]

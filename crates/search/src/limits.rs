@@ -5,7 +5,16 @@
 //! limit (do not start another iteration after it) and a hard limit (stop in
 //! the middle of one), with a safety margin for the protocol round trip
 //! ([`Limits::move_overhead`], the protocols' `Move Overhead` option).
+//!
+//! On a clock the soft limit may also follow the search
+//! (`SearchParams::tm_stability`, off by default): after each iteration
+//! [`soft_limit_factor`], a pure function of how long the best move has held
+//! and of the scores so far, scales it, as Stockfish's iterative deepening
+//! scales its optimum time by best-move instability and a falling
+//! evaluation. The hard limit never moves, and a scaled soft limit never
+//! passes it; a `movetime` search keeps its fixed time.
 
+use crate::alphabeta::MATE_BOUND;
 use crate::params::SearchParams;
 use movegen::Color;
 use std::sync::OnceLock;
@@ -114,13 +123,16 @@ struct Budget {
     from: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// The budget comes from a clock (not a fixed `movetime`), so the soft
+    /// limit may be scaled.
+    on_clock: bool,
 }
 
 impl Budget {
     /// The budget `limits` give `us` with the factors of `params`, counted
     /// from now.
     fn new(limits: &Limits, us: Color, params: &SearchParams) -> Budget {
-        let (mut soft, mut hard) = (None, None);
+        let (mut soft, mut hard, mut on_clock) = (None, None, false);
         if !limits.infinite {
             if let Some(t) = limits.movetime {
                 let t = t
@@ -146,6 +158,7 @@ impl Budget {
                     let hard_t = permille(base, params.hard_permille);
                     soft = Some(soft_t.min(cap).max(Duration::from_millis(1)));
                     hard = Some(hard_t.min(cap).max(Duration::from_millis(1)));
+                    on_clock = true;
                 }
             }
         }
@@ -153,8 +166,60 @@ impl Budget {
             from: Instant::now(),
             soft,
             hard,
+            on_clock,
         }
     }
+
+    /// The soft limit scaled by `permille` (clock budgets only), never past
+    /// the hard limit.
+    fn scaled_soft(&self, permille: u32) -> Option<Duration> {
+        let soft = self.soft?;
+        if !self.on_clock || permille == 1000 {
+            return Some(soft);
+        }
+        let scaled = soft.saturating_mul(permille) / 1000;
+        Some(self.hard.map_or(scaled, |h| scaled.min(h)))
+    }
+}
+
+/// The factor, in permille, that the soft limit is scaled by after an
+/// iteration (with `tm_stability`; 1000 without): the best move's stability
+/// (`stable_iterations`, how many completed iterations in a row it stayed
+/// the same: 0 when the last one changed it) from `tm_unstable_permille`
+/// down to `tm_stable_permille`, times the score's fall over `scores` (the
+/// completed iterations' scores, oldest first): `1000 +
+/// tm_score_drop_permille` per centipawn of a third of (twice the last
+/// score's drop from the mean of the scores before it + its drop from the
+/// one before it), within
+/// `tm_score_min_permille..=tm_score_max_permille`. A mate score among them
+/// leaves the score's part at 1000 (its distance is no trend).
+pub fn soft_limit_factor(params: &SearchParams, stable_iterations: u32, scores: &[i32]) -> u32 {
+    if params.tm_stability == 0 {
+        return 1000;
+    }
+    let full = params.tm_stable_iterations.max(1) as i64;
+    let held = (stable_iterations as i64).min(full);
+    let (unstable, stable) = (
+        params.tm_unstable_permille as i64,
+        params.tm_stable_permille as i64,
+    );
+    let stability = unstable + (stable - unstable) * held / full;
+    let falling = match scores {
+        [before @ .., last]
+            if !before.is_empty() && scores.iter().all(|s| s.abs() <= MATE_BOUND) =>
+        {
+            let mean = before.iter().map(|&s| s as i64).sum::<i64>() / before.len() as i64;
+            let previous = before[before.len() - 1] as i64;
+            let last = *last as i64;
+            let drop = (2 * (mean - last) + (previous - last)) / 3;
+            (1000 + params.tm_score_drop_permille as i64 * drop).clamp(
+                params.tm_score_min_permille as i64,
+                params.tm_score_max_permille as i64,
+            )
+        }
+        _ => 1000,
+    };
+    (stability * falling / 1000).max(1) as u32
 }
 
 impl Clock {
@@ -203,9 +268,17 @@ impl Clock {
 
     /// `true` once no new iteration should start.
     pub fn past_soft_limit(&self) -> bool {
-        self.budget
-            .get()
-            .is_some_and(|b| b.soft.is_some_and(|s| b.from.elapsed() >= s))
+        self.past_scaled_soft_limit(1000)
+    }
+
+    /// `true` once no new iteration should start, with the soft limit of a
+    /// clock budget scaled by `permille` ([`soft_limit_factor`]; at most the
+    /// hard limit; a `movetime` budget is not scaled).
+    pub fn past_scaled_soft_limit(&self, permille: u32) -> bool {
+        self.budget.get().is_some_and(|b| {
+            b.scaled_soft(permille)
+                .is_some_and(|s| b.from.elapsed() >= s)
+        })
     }
 
     /// `true` once the search must stop.
@@ -286,6 +359,121 @@ mod tests {
         assert_eq!(clock(0), Duration::from_millis(300));
         assert_eq!(clock(1500), Duration::from_millis(150));
         assert_eq!(clock(5000), Duration::from_millis(1));
+    }
+
+    fn stability_on() -> SearchParams {
+        SearchParams {
+            tm_stability: 1,
+            ..SearchParams::default()
+        }
+    }
+
+    #[test]
+    fn the_soft_limit_factor_follows_stability_and_a_falling_score() {
+        let p = stability_on();
+        // Off: always 1000, whatever the search did.
+        assert_eq!(
+            soft_limit_factor(&SearchParams::default(), 0, &[0, -300]),
+            1000
+        );
+        // A flat score: stability alone, 1800 down to 700 over 4 iterations.
+        let flat = [20, 20, 20];
+        let by_stability: Vec<u32> = (0..6).map(|n| soft_limit_factor(&p, n, &flat)).collect();
+        assert_eq!(by_stability, [1800, 1525, 1250, 975, 700, 700]);
+        // One score or none: no trend.
+        assert_eq!(soft_limit_factor(&p, 4, &[]), 700);
+        assert_eq!(soft_limit_factor(&p, 4, &[-500]), 700);
+        // Falling 30 cp against the last and the mean: 1000 + 10 * 30.
+        assert_eq!(soft_limit_factor(&p, 4, &[50, 50, 20]), 700 * 1300 / 1000);
+        // The fall counts twice against the mean: mean 80, previous 20.
+        // drop = (2 * (80 - 20) + (20 - 20)) / 3 = 40.
+        assert_eq!(soft_limit_factor(&p, 4, &[140, 20, 20]), 700 * 1400 / 1000);
+        // Bounded both ways.
+        assert_eq!(soft_limit_factor(&p, 4, &[300, 0]), 700 * 1600 / 1000);
+        assert_eq!(soft_limit_factor(&p, 4, &[0, 300]), 700 * 750 / 1000);
+        // A mate score: no trend.
+        let mate = crate::alphabeta::MATE - 5;
+        assert_eq!(soft_limit_factor(&p, 0, &[mate, 0]), 1800);
+    }
+
+    #[test]
+    fn a_scaled_soft_limit_stays_within_the_hard_limit_and_off_movetime() {
+        let clock = Limits {
+            wtime: Some(Duration::from_millis(60_000)),
+            move_overhead: Duration::ZERO,
+            ..Limits::default()
+        };
+        let c = Clock::start(&clock, Color::White, 1, &stability_on());
+        let budget = c.budget.get().expect("started");
+        // 60 s / 30 moves = 2 s base: soft 1.2 s, hard 6 s.
+        assert_eq!(c.soft(), Some(Duration::from_millis(1200)));
+        assert_eq!(budget.scaled_soft(1000), c.soft());
+        assert_eq!(budget.scaled_soft(500), Some(Duration::from_millis(600)));
+        assert_eq!(budget.scaled_soft(2000), Some(Duration::from_millis(2400)));
+        assert_eq!(
+            budget.scaled_soft(9000),
+            c.hard(),
+            "never past the hard limit"
+        );
+        let fixed = Clock::start(
+            &Limits::movetime(Duration::from_millis(500)),
+            Color::White,
+            1,
+            &stability_on(),
+        );
+        let budget = fixed.budget.get().expect("started");
+        assert_eq!(
+            budget.scaled_soft(500),
+            fixed.soft(),
+            "movetime is not scaled"
+        );
+    }
+
+    #[test]
+    fn a_search_with_a_scaled_soft_limit_stops_by_the_hard_limit() {
+        use crate::alphabeta::Shared;
+        use crate::eval::EvalParams;
+        use movegen::variants::Chess;
+        use movegen::{Position, Variant};
+        // 3 s on the clock: 100 ms a move, soft limit 60 ms, hard 300 ms.
+        // Scaled ten times the soft limit would be 600 ms: it stops at the
+        // hard limit instead, which no iteration passes.
+        let settings = SearchParams {
+            tm_unstable_permille: 10000,
+            tm_stable_permille: 10000,
+            ..stability_on()
+        };
+        let limits = Limits {
+            wtime: Some(Duration::from_millis(3000)),
+            move_overhead: Duration::ZERO,
+            ..Limits::default()
+        };
+        let hard = Clock::start(&limits, Color::White, 1, &settings).hard();
+        assert_eq!(hard, Some(Duration::from_millis(300)));
+        let pos = Position::<Chess>::startpos();
+        let params = EvalParams::default_for(Chess::KIND);
+        let shared = Shared::new(16);
+        let started = Instant::now();
+        let result = crate::search(
+            &pos,
+            &[],
+            &limits,
+            &params,
+            &settings,
+            &shared,
+            1,
+            &mut |_| {},
+        );
+        let took = started.elapsed();
+        assert!(result.best.is_some());
+        // The scaled soft limit is the hard one, so the search ends only
+        // there; the node batch that notices it and the unwinding take a
+        // little longer (on a loaded machine more).
+        assert!(
+            took >= Duration::from_millis(300),
+            "stopped early: {took:?}"
+        );
+        assert!(took < Duration::from_millis(300 + 800), "took {took:?}");
     }
 
     #[test]
