@@ -177,3 +177,37 @@ fn dataset_eval_matches_the_engine() {
         assert_eq!(d.eval(i, &w) as i32, engine);
     }
 }
+
+#[test]
+fn dataset_eval_matches_the_engine_with_distinct_endgame_halves() {
+    // Endgame halves unlike the middlegame ones: the phase-shared features
+    // of a term and its endgame half, and of a term tuned for both halves
+    // at once, reproduce the engine's tapered evaluation.
+    let mut p = EvalParams::default_for(VariantKind::Chess);
+    for i in 0..search::eval::NUM_TERMS {
+        p.weights[search::eval::EG + i] = p.weights[i] * 3 / 2 + (i as i32 % 5);
+    }
+    let positions: Vec<(Position<Chess>, f32)> = playout_positions::<Chess>(500, 11)
+        .into_iter()
+        .map(|x| (x, 0.5))
+        .collect();
+    for select in [
+        "material,material_eg,pst_king_eg,tempo",
+        "pst_pawn_eg,passed_pawn",
+    ] {
+        let tuned = tune::select_weights(select).unwrap();
+        let d = Dataset::build(&positions, &p, &tuned, false);
+        let w: Vec<f64> = tuned.iter().map(|&i| p.weights[i] as f64).collect();
+        // `passed_pawn` alone is one weight for both halves: the engine's
+        // with the endgame half set to it.
+        let mut engine_params = p.clone();
+        for (&i, &v) in tuned.iter().zip(&w) {
+            engine_params.set(i, v as i32);
+        }
+        for (i, (pos, _)) in positions.iter().enumerate() {
+            let white = if pos.turn().is_white() { 1 } else { -1 };
+            let engine = white * search::evaluate(pos, &engine_params);
+            assert_eq!(d.eval(i, &w) as i32, engine, "{select}: {}", pos.fen());
+        }
+    }
+}
