@@ -9,9 +9,12 @@
 //! both, so what the tuner fits is exactly what the engine evaluates.
 //!
 //! Terms: material (piece values in centipawns), bishop pair, mobility per
-//! piece, piece-square tables, passed pawns by rank, king shelter and king
-//! danger, and per game: threecheck's checks already given, atomic's
-//! explosion threats next to each king and the safety of touching kings.
+//! piece, piece-square tables, king shelter and king danger, pawn structure
+//! and passed pawns (`eval/pawns.rs`), threats by pawns and hanging pieces
+//! (`eval/threats.rs`), the switch that scores a draw by the game's
+//! insufficient-material rule as 0, and per game: threecheck's checks
+//! already given, atomic's explosion threats next to each king and the
+//! safety of touching kings.
 //! A game whose own terms need more than a line or two has them in a module
 //! of its own below this one (`eval/threecheck.rs`: king danger by the checks
 //! still needed and safe checks; `eval/suicide.rs`: piece count and both sides'
@@ -49,10 +52,12 @@
 //! bounds, so neither changes a real evaluation.
 
 mod knightmate;
+mod pawns;
 mod suicide;
+mod threats;
 mod threecheck;
 
-use movegen::attacks::{king_attacks, piece_attacks};
+use movegen::attacks::{king_attacks, pawn_attacks, piece_attacks};
 use movegen::{Bitboard, Color, Position, Role, Square, Variant, VariantKind};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -120,6 +125,16 @@ layout! {
     PIECE_COUNT = "piece_count": 1,
     LEGAL_MOBILITY = "legal_mobility": 1,
     ROYAL_KNIGHT_DANGER = "royal_knight_danger": 1,
+    DOUBLED_PAWN = "doubled_pawn": 1,
+    ISOLATED_PAWN = "isolated_pawn": 1,
+    BACKWARD_PAWN = "backward_pawn": 1,
+    CONNECTED_PAWN = "connected_pawn": 8,
+    PASSED_BLOCKED = "passed_blocked": 8,
+    PASSED_KING_OWN = "passed_king_own": 8,
+    PASSED_KING_THEIRS = "passed_king_theirs": 8,
+    THREAT_BY_PAWN = "threat_by_pawn": 7,
+    HANGING = "hanging": 7,
+    INSUFFICIENT_MATERIAL = "insufficient_material": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -496,6 +511,11 @@ pub trait Accumulator {
     /// The position's phase, `0..=PHASE_MAX` ([`phase`]): told once, before
     /// the first term.
     fn set_phase(&mut self, phase: i32);
+    /// The game's own rule calls the position a draw by insufficient
+    /// material (told before the first term, and only then): where the
+    /// switch `insufficient_material` is not 0 its evaluation is 0, whatever
+    /// the terms.
+    fn set_drawn(&mut self);
     /// Term `index` (below [`NUM_TERMS`]) counted `count` times, from
     /// White's point of view.
     fn add(&mut self, index: usize, count: i32);
@@ -541,6 +561,8 @@ pub struct Score<'a> {
     pub eg: i64,
     /// The position's phase.
     pub phase: i32,
+    /// Drawn by insufficient material ([`Accumulator::set_drawn`]).
+    pub drawn: bool,
 }
 
 impl<'a> Score<'a> {
@@ -551,19 +573,34 @@ impl<'a> Score<'a> {
             mg: 0,
             eg: 0,
             phase: PHASE_MAX,
+            drawn: false,
         }
     }
 
-    /// The two sums blended by the phase (White's view, not clamped).
+    /// The two sums blended by the phase (White's view, not clamped); 0 for
+    /// a drawn position where the `insufficient_material` switch is on.
     pub fn total(&self) -> i64 {
+        if self.drawn && scores_drawn_as_zero(self.weights) {
+            return 0;
+        }
         taper(self.mg, self.eg, self.phase)
     }
+}
+
+/// `true` if `weights` score a position drawn by insufficient material as 0
+/// (the `insufficient_material` switch, either half, is not 0).
+pub fn scores_drawn_as_zero(weights: &[i32]) -> bool {
+    weights[idx::INSUFFICIENT_MATERIAL] != 0 || weights[EG + idx::INSUFFICIENT_MATERIAL] != 0
 }
 
 impl Accumulator for Score<'_> {
     #[inline(always)]
     fn set_phase(&mut self, phase: i32) {
         self.phase = phase;
+    }
+
+    fn set_drawn(&mut self) {
+        self.drawn = true;
     }
 
     #[inline(always)]
@@ -581,6 +618,8 @@ pub struct Features {
     pub counts: Vec<i32>,
     /// The position's phase.
     pub phase: i32,
+    /// Drawn by insufficient material ([`Accumulator::set_drawn`]).
+    pub drawn: bool,
 }
 
 impl Features {
@@ -589,6 +628,7 @@ impl Features {
     pub fn score(&self, weights: &[i32]) -> i64 {
         let mut s = Score::new(weights);
         s.set_phase(self.phase);
+        s.drawn = self.drawn;
         for (i, &c) in self.counts.iter().enumerate() {
             if c != 0 {
                 s.add(i, c);
@@ -601,6 +641,10 @@ impl Features {
 impl Accumulator for Features {
     fn set_phase(&mut self, phase: i32) {
         self.phase = phase;
+    }
+
+    fn set_drawn(&mut self) {
+        self.drawn = true;
     }
 
     fn add(&mut self, index: usize, count: i32) {
@@ -625,14 +669,18 @@ const PST: [usize; 7] = [
 /// tempo included for the side to move) into `acc`.
 pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     acc.set_phase(phase(pos));
+    if pos.is_insufficient_material() {
+        acc.set_drawn();
+    }
     let b = pos.board();
     let occ = b.occupied();
+    let mut attacks = [threats::Attacks::default(); 2];
     // Where captures are forced (suicide, losers) material is a liability.
     let material_sign = if V::MUST_CAPTURE { -1 } else { 1 };
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
         let ours = b.color(color);
-        let their_pawns = b.pieces(color.other(), Role::Pawn);
+        let attacked = &mut attacks[color.index()];
         for role in Role::ALL {
             let pieces = b.pieces(color, role);
             if pieces.is_empty() {
@@ -651,26 +699,14 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                     acc.add(idx::MOBILITY + role.index(), sign * mobility);
                 }
                 if role == Role::Pawn {
-                    // Passed: no enemy pawn ahead on this or an adjacent file.
-                    let file = sq.file();
-                    let mut span = Bitboard::file(file);
-                    if file > 0 {
-                        span |= Bitboard::file(file - 1);
-                    }
-                    if file < 7 {
-                        span |= Bitboard::file(file + 1);
-                    }
-                    let ahead = if color.is_white() {
-                        Bitboard(!0u64 << 8 << (8 * sq.rank() as u32))
-                    } else {
-                        Bitboard((1u64 << (8 * sq.rank() as u32)).wrapping_sub(1))
-                    };
-                    if (span & ahead & their_pawns).is_empty() {
-                        acc.add(idx::PASSED_PAWN + rel.rank() as usize, sign);
-                    }
+                    attacked.pawns |= pawn_attacks(color, sq);
+                } else {
+                    attacked.all |= moves;
                 }
             }
         }
+        attacked.all |= attacked.pawns;
+        pawns::terms(pos, color, sign, acc);
         let bishops = b.pieces(color, Role::Bishop);
         if (bishops & Bitboard::LIGHT).any() && (bishops & Bitboard::DARK).any() {
             acc.add(idx::BISHOP_PAIR, sign);
@@ -731,6 +767,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
             }
         }
     }
+    threats::terms(pos, &attacks, acc);
     if V::KIND == VariantKind::Suicide {
         suicide::terms(pos, acc);
     }
@@ -764,6 +801,7 @@ pub fn features_and_phase<V: Variant>(pos: &Position<V>) -> Features {
     let mut f = Features {
         counts: vec![0; NUM_TERMS],
         phase: PHASE_MAX,
+        drawn: false,
     };
     eval_terms(pos, &mut f);
     f
@@ -929,6 +967,30 @@ mod tests {
         let err =
             EvalParams::from_toml(VariantKind::Chess, "tempo_eg = 20000", "f.toml").unwrap_err();
         assert!(err.to_string().contains("weight tempo_eg = 20000"), "{err}");
+    }
+
+    #[test]
+    fn a_draw_by_insufficient_material_scores_0_where_the_switch_is_on() {
+        // K+N v K is a draw by chess's rule, not three pawns up.
+        let pos = Position::<Chess>::from_fen("4k3/8/8/8/8/8/8/3NK3 w - - 0 1").unwrap();
+        let mut p = EvalParams::default_for(VariantKind::Chess);
+        assert!(evaluate(&pos, &p) > 250);
+        p.weights[idx::INSUFFICIENT_MATERIAL] = 1;
+        assert_eq!(evaluate(&pos, &p), 0);
+        let f = features_and_phase(&pos);
+        assert!(f.drawn);
+        assert_eq!(f.score(&p.weights), 0);
+        // A pawn more can still win: not drawn by the rule.
+        let pos = Position::<Chess>::from_fen("4k3/8/8/8/8/8/4P3/3NK3 w - - 0 1").unwrap();
+        assert!(evaluate(&pos, &p) > 250);
+        // Threecheck has no such rule for a knight: checks still win.
+        let three = Position::<movegen::variants::ThreeCheck>::from_fen(
+            "4k3/8/8/8/8/8/8/3NK3 w - - 3+3 0 1",
+        )
+        .unwrap();
+        let mut t = EvalParams::default_for(VariantKind::ThreeCheck);
+        t.weights[idx::INSUFFICIENT_MATERIAL] = 1;
+        assert!(evaluate(&three, &t) > 250);
     }
 
     #[test]

@@ -30,7 +30,9 @@ use crate::trace::TraceRow;
 use crate::{Error, Result};
 use movegen::{Position, Variant};
 use rayon::prelude::*;
-use search::eval::{eval_terms, Accumulator, EG, MAX_WEIGHT, NUM_WEIGHTS, PHASE_MAX};
+use search::eval::{
+    eval_terms, scores_drawn_as_zero, Accumulator, EG, MAX_WEIGHT, NUM_WEIGHTS, PHASE_MAX,
+};
 use search::EvalParams;
 use std::time::Instant;
 
@@ -138,6 +140,7 @@ struct Sparse<'a> {
     slot: &'a [i32],
     weights: &'a [i32],
     phase: i32,
+    drawn: bool,
     base: i64,
     feats: Vec<(u16, i32)>,
 }
@@ -158,6 +161,10 @@ impl Sparse<'_> {
 impl Accumulator for Sparse<'_> {
     fn set_phase(&mut self, phase: i32) {
         self.phase = phase;
+    }
+
+    fn set_drawn(&mut self) {
+        self.drawn = true;
     }
 
     fn add(&mut self, index: usize, count: i32) {
@@ -219,10 +226,16 @@ impl Dataset {
                         slot: &slot,
                         weights: &params.weights,
                         phase: PHASE_MAX,
+                        drawn: false,
                         base: 0,
                         feats: Vec::new(),
                     };
                     eval_terms(&leaf, &mut acc);
+                    if acc.drawn && scores_drawn_as_zero(&params.weights) {
+                        // Drawn by the game's rule: 0, whatever the weights.
+                        acc.base = 0;
+                        acc.feats.clear();
+                    }
                     c.results.push(*r);
                     c.base.push(acc.base as f64);
                     let mut n = 0;
