@@ -6,7 +6,7 @@ use common::random_step;
 
 use movegen::variants::{Chess, Suicide};
 use movegen::{Position, Variant, VariantKind};
-use search::eval::{features, idx};
+use search::eval::{features_and_phase, idx};
 use search::EvalParams;
 use tune::rng::stream;
 use tune::texel::{fit_k, Dataset, Optimizer, TexelConfig, TexelOutcome};
@@ -56,12 +56,8 @@ fn label<V: Variant>(
         .iter()
         .enumerate()
         .map(|(i, pos)| {
-            let f = features(pos);
-            let s: i64 = f
-                .iter()
-                .zip(&truth.weights)
-                .map(|(a, b)| *a as i64 * *b as i64)
-                .sum();
+            // The engine's (tapered) evaluation with the true weights.
+            let s = features_and_phase(pos).score(&truth.weights);
             let p = 1.0 / (1.0 + 10f64.powf(-k * s as f64 / 400.0));
             let mut rng = stream(seed, i as u64, 7);
             let (u, v) = (rng.unit(), rng.unit());
@@ -77,7 +73,10 @@ fn label<V: Variant>(
 
 fn material(kind: VariantKind, values: [i32; 5]) -> EvalParams {
     let mut p = EvalParams::default_for(kind);
-    p.weights[idx::MATERIAL..idx::MATERIAL + 5].copy_from_slice(&values);
+    // Both halves (the chess defaults' endgame halves differ).
+    for (i, v) in values.into_iter().enumerate() {
+        p.set(idx::MATERIAL + i, v);
+    }
     p
 }
 
@@ -168,7 +167,8 @@ fn dataset_eval_matches_the_engine() {
         .into_iter()
         .map(|x| (x, 0.5))
         .collect();
-    let tuned = tune::select_weights("material,pst_knight,mobility").unwrap();
+    // Both halves of material: the chess defaults' differ.
+    let tuned = tune::select_weights("material,material_eg,pst_knight,mobility").unwrap();
     let d = Dataset::build(&positions, &p, &tuned, false);
     let w: Vec<f64> = tuned.iter().map(|&i| p.weights[i] as f64).collect();
     for (i, (pos, _)) in positions.iter().enumerate() {
