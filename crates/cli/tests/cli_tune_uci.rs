@@ -295,6 +295,31 @@ fn uci_tune_offers_the_weights_of_the_variant_as_spin_options() {
         kept.contains(&queen(900)) && kept.contains(&queen(1234)),
         "{kept}"
     );
+    // A term's option sets both halves, its `_eg` option the endgame half
+    // alone, in whichever order they come.
+    let queen_eg = |v: i32| {
+        format!("option name material_eg.queen type spin default {v} min -10000 max 10000")
+    };
+    // Chess's endgame half of the queen is 920 (its endgame halves).
+    assert!(chess.contains(&queen_eg(920)), "{chess}");
+    for script in [
+        "setoption name material_eg.queen value 1100\nsetoption name material.queen value 800\n",
+        "setoption name material.queen value 800\nsetoption name material_eg.queen value 1100\n",
+    ] {
+        let halves = ok_stdout(&varia_with_stdin(
+            &["uci", "--tune"],
+            &format!("{script}uci\nquit\n"),
+        ));
+        assert!(
+            halves.contains(&queen(800)) && halves.contains(&queen_eg(1100)),
+            "{halves}"
+        );
+    }
+    let both = ok_stdout(&varia_with_stdin(
+        &["uci", "--tune"],
+        "setoption name material.queen value 800\nuci\nquit\n",
+    ));
+    assert!(both.contains(&queen_eg(800)), "{both}");
     // Bad values are reported and the engine goes on.
     let bad = ok_stdout(&varia_with_stdin(
         &["uci", "--tune"],

@@ -247,8 +247,16 @@ impl MatchObjective {
     /// The weights `theta` (rounded) put into the base parameters.
     pub fn params(&self, theta: &[f64]) -> EvalParams {
         let mut p = self.base.clone();
-        for (&i, &v) in self.tuned.iter().zip(theta) {
-            p.weights[i] = v.round() as i32;
+        // In index order: a term (both halves) before its endgame half.
+        let mut pairs: Vec<(usize, f64)> = self
+            .tuned
+            .iter()
+            .copied()
+            .zip(theta.iter().copied())
+            .collect();
+        pairs.sort_by_key(|&(i, _)| i);
+        for (i, v) in pairs {
+            p.set(i, v.round() as i32);
         }
         p
     }

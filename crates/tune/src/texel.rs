@@ -8,6 +8,16 @@
 //! sparse vector of the features of the tuned weights. A pass over the data
 //! is then a sparse dot product per position, in parallel.
 //!
+//! The evaluation is tapered: a term counted `c` times at phase `p` adds
+//! `c * p / PHASE_MAX` of its middlegame weight and `c * (PHASE_MAX - p) /
+//! PHASE_MAX` of its endgame weight, so the features of the two halves carry
+//! the phase, and are stored multiplied by `PHASE_MAX` (integers; the score
+//! is divided once, and truncates as the engine's does). A term tuned
+//! without its endgame half (`material`, not `material_eg`) is one weight
+//! for both halves, as a weights file naming it sets both: its feature is
+//! the whole count, and the tuned value goes into both halves
+//! ([`EvalParams::set`]).
+//!
 //! First `K` is fitted (golden-section search on `ln K`, weights fixed), then
 //! the weights with `K` fixed: Gauss-Newton with Levenberg-Marquardt damping
 //! (the model is a sigmoid of a linear function: the Jacobian of a position
@@ -20,7 +30,9 @@ use crate::trace::TraceRow;
 use crate::{Error, Result};
 use movegen::{Position, Variant};
 use rayon::prelude::*;
-use search::eval::{eval_terms, Accumulator, MAX_WEIGHT, NUM_WEIGHTS};
+use search::eval::{
+    eval_terms, scores_drawn_as_zero, Accumulator, EG, MAX_WEIGHT, NUM_WEIGHTS, PHASE_MAX,
+};
 use search::EvalParams;
 use std::time::Instant;
 
@@ -106,46 +118,76 @@ pub struct Dataset {
     pub n_tuned: usize,
     /// Game results (White's view).
     pub results: Vec<f32>,
-    /// Evaluation from the weights not tuned (White's view).
-    pub base: Vec<f32>,
+    /// Evaluation from the weights not tuned (White's view), times
+    /// [`PHASE_MAX`].
+    pub base: Vec<f64>,
     /// Start of each position's features in `idx`/`val` (length `n + 1`).
     pub start: Vec<u32>,
     /// Tuned-weight slot of each feature.
     pub idx: Vec<u16>,
-    /// Feature count.
-    pub val: Vec<i16>,
+    /// Feature count times the share of its half, `p` or `PHASE_MAX - p`
+    /// (both for a weight tuned for both halves).
+    pub val: Vec<i32>,
     /// Positions dropped (game ended within the quiescence search, or the
     /// search ran out of its node budget).
     pub dropped: usize,
 }
 
+/// One position's evaluation split into the constant part and the features
+/// of the tuned weights, both times [`PHASE_MAX`].
 struct Sparse<'a> {
+    /// Tuned slot of each weight (both halves' indices), -1 if not tuned.
     slot: &'a [i32],
     weights: &'a [i32],
+    phase: i32,
+    drawn: bool,
     base: i64,
     feats: Vec<(u16, i32)>,
 }
 
-impl Accumulator for Sparse<'_> {
-    fn add(&mut self, index: usize, count: i32) {
-        let s = self.slot[index];
-        if s < 0 {
+impl Sparse<'_> {
+    /// `count` (already times its half's share) of weight `index`.
+    fn half(&mut self, index: usize, slot: i32, count: i32) {
+        if slot < 0 {
             self.base += self.weights[index] as i64 * count as i64;
-        } else if let Some(f) = self.feats.iter_mut().find(|f| f.0 == s as u16) {
+        } else if let Some(f) = self.feats.iter_mut().find(|f| f.0 == slot as u16) {
             f.1 += count;
         } else {
-            self.feats.push((s as u16, count));
+            self.feats.push((slot as u16, count));
         }
+    }
+}
+
+impl Accumulator for Sparse<'_> {
+    fn set_phase(&mut self, phase: i32) {
+        self.phase = phase;
+    }
+
+    fn set_drawn(&mut self) {
+        self.drawn = true;
+    }
+
+    fn add(&mut self, index: usize, count: i32) {
+        let (mg, eg) = (index, EG + index);
+        let mg_slot = self.slot[mg];
+        // The endgame half's own slot, else the term's (one weight for both).
+        let eg_slot = if self.slot[eg] >= 0 {
+            self.slot[eg]
+        } else {
+            mg_slot
+        };
+        self.half(mg, mg_slot, count * self.phase);
+        self.half(eg, eg_slot, count * (PHASE_MAX - self.phase));
     }
 }
 
 #[derive(Default)]
 struct Chunk {
     results: Vec<f32>,
-    base: Vec<f32>,
+    base: Vec<f64>,
     len: Vec<u32>,
     idx: Vec<u16>,
-    val: Vec<i16>,
+    val: Vec<i32>,
     dropped: usize,
 }
 
@@ -183,17 +225,24 @@ impl Dataset {
                     let mut acc = Sparse {
                         slot: &slot,
                         weights: &params.weights,
+                        phase: PHASE_MAX,
+                        drawn: false,
                         base: 0,
                         feats: Vec::new(),
                     };
                     eval_terms(&leaf, &mut acc);
+                    if acc.drawn && scores_drawn_as_zero(&params.weights) {
+                        // Drawn by the game's rule: 0, whatever the weights.
+                        acc.base = 0;
+                        acc.feats.clear();
+                    }
                     c.results.push(*r);
-                    c.base.push(acc.base as f32);
+                    c.base.push(acc.base as f64);
                     let mut n = 0;
                     for (s, v) in acc.feats {
                         if v != 0 {
                             c.idx.push(s);
-                            c.val.push(v.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
+                            c.val.push(v);
                             n += 1;
                         }
                     }
@@ -236,11 +285,17 @@ impl Dataset {
     #[inline]
     pub fn eval(&self, i: usize, w: &[f64]) -> f64 {
         let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
-        let mut s = self.base[i] as f64;
+        let mut s = self.base[i];
         for k in a..b {
             s += w[self.idx[k] as usize] * self.val[k] as f64;
         }
-        s
+        s / f64::from(PHASE_MAX)
+    }
+
+    /// Feature `k` (an entry of `idx`/`val`) as a real count.
+    #[inline]
+    fn feature(&self, k: usize) -> f64 {
+        self.val[k] as f64 / f64::from(PHASE_MAX)
     }
 
     /// Mean squared error with weights `w` and scale `k`.
@@ -273,7 +328,7 @@ impl Dataset {
                     l += e * e;
                     let d = -2.0 * e * p * (1.0 - p) * kk;
                     for k in self.start[i] as usize..self.start[i + 1] as usize {
-                        g[self.idx[k] as usize] += d * self.val[k] as f64;
+                        g[self.idx[k] as usize] += d * self.feature(k);
                     }
                     (l, g)
                 },
@@ -307,10 +362,10 @@ impl Dataset {
                 let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
                 for x in a..b {
                     let ix = self.idx[x] as usize;
-                    let fx = self.val[x] as f64 * j;
+                    let fx = self.feature(x) * j;
                     g[ix] += -2.0 * e * fx;
                     for y in a..b {
-                        h[ix * n + self.idx[y] as usize] += 2.0 * fx * self.val[y] as f64 * j;
+                        h[ix * n + self.idx[y] as usize] += 2.0 * fx * self.feature(y) * j;
                     }
                 }
                 (l, g, h)
@@ -412,10 +467,13 @@ pub fn solve_spd(a: &[f64], b: &[f64]) -> Option<Vec<f64>> {
 
 fn with_weights(init: &EvalParams, tuned: &[usize], w: &[f64]) -> EvalParams {
     let mut p = init.clone();
-    for (&i, &v) in tuned.iter().zip(w) {
+    // In index order: a term (both halves) before its endgame half.
+    let mut pairs: Vec<(usize, f64)> = tuned.iter().copied().zip(w.iter().copied()).collect();
+    pairs.sort_by_key(|&(i, _)| i);
+    for (i, v) in pairs {
         // Within the range a weights file may hold, so the result loads back.
         let max = f64::from(MAX_WEIGHT);
-        p.weights[i] = v.round().clamp(-max, max) as i32;
+        p.set(i, v.round().clamp(-max, max) as i32);
     }
     p
 }

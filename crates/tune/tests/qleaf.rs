@@ -6,7 +6,7 @@ use common::random_step;
 
 use movegen::{dispatch, Position, Variant, VariantKind};
 use search::alphabeta::NoObserver;
-use search::eval::features;
+use search::eval::features_and_phase;
 use search::{Clock, EvalParams, Limits, SearchParams, Shared, Worker};
 use tune::qleaf::{Leaf, Resolver};
 use tune::rng::stream;
@@ -42,12 +42,8 @@ fn check<V: Variant>() {
             let r = resolver.resolve(&pos).expect("within the node budget");
             assert_eq!(r.score, engine, "{} {}", V::KIND, pos.fen());
             if let Leaf::Eval(leaf) = r.leaf {
-                let f = features(&leaf);
-                let white: i64 = f
-                    .iter()
-                    .zip(&params.weights)
-                    .map(|(a, b)| *a as i64 * *b as i64)
-                    .sum();
+                // The tapered sum of the leaf's features (chess's halves differ).
+                let white = features_and_phase(&leaf).score(&params.weights);
                 let stm = if pos.turn().is_white() { white } else { -white };
                 assert_eq!(stm as i32, r.score, "{} {}", V::KIND, pos.fen());
             }

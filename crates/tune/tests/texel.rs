@@ -6,7 +6,7 @@ use common::random_step;
 
 use movegen::variants::{Chess, Suicide};
 use movegen::{Position, Variant, VariantKind};
-use search::eval::{features, idx};
+use search::eval::{features_and_phase, idx};
 use search::EvalParams;
 use tune::rng::stream;
 use tune::texel::{fit_k, Dataset, Optimizer, TexelConfig, TexelOutcome};
@@ -56,12 +56,8 @@ fn label<V: Variant>(
         .iter()
         .enumerate()
         .map(|(i, pos)| {
-            let f = features(pos);
-            let s: i64 = f
-                .iter()
-                .zip(&truth.weights)
-                .map(|(a, b)| *a as i64 * *b as i64)
-                .sum();
+            // The engine's (tapered) evaluation with the true weights.
+            let s = features_and_phase(pos).score(&truth.weights);
             let p = 1.0 / (1.0 + 10f64.powf(-k * s as f64 / 400.0));
             let mut rng = stream(seed, i as u64, 7);
             let (u, v) = (rng.unit(), rng.unit());
@@ -77,7 +73,10 @@ fn label<V: Variant>(
 
 fn material(kind: VariantKind, values: [i32; 5]) -> EvalParams {
     let mut p = EvalParams::default_for(kind);
-    p.weights[idx::MATERIAL..idx::MATERIAL + 5].copy_from_slice(&values);
+    // Both halves (the chess defaults' endgame halves differ).
+    for (i, v) in values.into_iter().enumerate() {
+        p.set(idx::MATERIAL + i, v);
+    }
     p
 }
 
@@ -168,12 +167,47 @@ fn dataset_eval_matches_the_engine() {
         .into_iter()
         .map(|x| (x, 0.5))
         .collect();
-    let tuned = tune::select_weights("material,pst_knight,mobility").unwrap();
+    // Both halves of material: the chess defaults' differ.
+    let tuned = tune::select_weights("material,material_eg,pst_knight,mobility").unwrap();
     let d = Dataset::build(&positions, &p, &tuned, false);
     let w: Vec<f64> = tuned.iter().map(|&i| p.weights[i] as f64).collect();
     for (i, (pos, _)) in positions.iter().enumerate() {
         let white = if pos.turn().is_white() { 1 } else { -1 };
         let engine = white * search::evaluate(pos, &p);
         assert_eq!(d.eval(i, &w) as i32, engine);
+    }
+}
+
+#[test]
+fn dataset_eval_matches_the_engine_with_distinct_endgame_halves() {
+    // Endgame halves unlike the middlegame ones: the phase-shared features
+    // of a term and its endgame half, and of a term tuned for both halves
+    // at once, reproduce the engine's tapered evaluation.
+    let mut p = EvalParams::default_for(VariantKind::Chess);
+    for i in 0..search::eval::NUM_TERMS {
+        p.weights[search::eval::EG + i] = p.weights[i] * 3 / 2 + (i as i32 % 5);
+    }
+    let positions: Vec<(Position<Chess>, f32)> = playout_positions::<Chess>(500, 11)
+        .into_iter()
+        .map(|x| (x, 0.5))
+        .collect();
+    for select in [
+        "material,material_eg,pst_king_eg,tempo",
+        "pst_pawn_eg,passed_pawn",
+    ] {
+        let tuned = tune::select_weights(select).unwrap();
+        let d = Dataset::build(&positions, &p, &tuned, false);
+        let w: Vec<f64> = tuned.iter().map(|&i| p.weights[i] as f64).collect();
+        // `passed_pawn` alone is one weight for both halves: the engine's
+        // with the endgame half set to it.
+        let mut engine_params = p.clone();
+        for (&i, &v) in tuned.iter().zip(&w) {
+            engine_params.set(i, v as i32);
+        }
+        for (i, (pos, _)) in positions.iter().enumerate() {
+            let white = if pos.turn().is_white() { 1 } else { -1 };
+            let engine = white * search::evaluate(pos, &engine_params);
+            assert_eq!(d.eval(i, &w) as i32, engine, "{select}: {}", pos.fen());
+        }
     }
 }

@@ -28,7 +28,9 @@
 //!
 //! Tuning options (`varia uci --tune`, [`UciConfig::tune`]): every
 //! [`EvalParams`] weight as a spin option named as in the TOML
-//! (`material.queen`, `pst_knight.e4`, `tempo`; -10000 to 10000), and every
+//! (`material.queen`, `pst_knight.e4`, `tempo`; -10000 to 10000; a term's
+//! name sets both its halves, `material_eg.queen` the endgame half alone,
+//! as in a weights file), and every
 //! integer [`SearchParams`] field (`rfp_margin`,
 //! `nmp_min_depth`, ...; their own ranges), so that a tuner drives varia
 //! through `setoption` like any engine. The two floating-point search fields
@@ -64,7 +66,7 @@ use super::{
     new_game, play_uci, tokens, DEFAULT_HASH_MB, ENGINE_NAME, ENGINE_VERSION, MAX_THREADS,
 };
 use crate::bench::{Signature, MAX_DEPTH, SIGNATURE_DEPTH};
-use crate::eval::MAX_WEIGHT;
+use crate::eval::{EG, MAX_WEIGHT};
 use crate::limits::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};
 use crate::score::UciScore;
 use crate::{EvalParams, Info, Limits, SearchParams, SearchResult};
@@ -343,7 +345,12 @@ impl Uci {
             match value.parse::<i32>() {
                 Ok(v) if (-MAX_WEIGHT..=MAX_WEIGHT).contains(&v) => {
                     self.weight_options.insert(i, v);
-                    Arc::make_mut(&mut self.engine.params).weights[i] = v;
+                    let params = Arc::make_mut(&mut self.engine.params);
+                    params.set(i, v);
+                    // A term sets both halves; an endgame half set before stays.
+                    if let Some(&eg) = self.weight_options.get(&(EG + i)) {
+                        params.set(EG + i, eg);
+                    }
                 }
                 _ => self.error(&format!(
                     "bad {name} value \"{value}\" (an integer from {} to {MAX_WEIGHT})",
@@ -375,8 +382,9 @@ impl Uci {
     /// The weights of the current variant (`EvalFile`'s or the built-in
     /// ones) with the tuning options set so far on top.
     fn set_params(&mut self, mut params: EvalParams) {
+        // In index order: each term (both halves) before its endgame half.
         for (&i, &v) in &self.weight_options {
-            params.weights[i] = v;
+            params.set(i, v);
         }
         self.engine.params = Arc::new(params);
     }

@@ -1,0 +1,84 @@
+//! Threats, for every game (weights 0 where a game has not shown it wants
+//! them): a piece attacked by a pawn must move or be lost for less, and a
+//! piece attacked and not defended at all can be taken for nothing. Both
+//! are counted for the attacking side, one weight per kind of victim (a
+//! table keyed by piece, as `material`):
+//!
+//! - `threat_by_pawn`: enemy pieces (not pawns) a pawn of the side attacks;
+//! - `hanging`: enemy pieces (pawns too) the side attacks and their own side
+//!   does not defend.
+//!
+//! A royal king is never a victim (an attack on it is a check, which the
+//! king danger terms measure). The attack sets are the plain attacks of each
+//! piece (no pins, no x-rays), gathered by [`super::eval_terms`] while it
+//! counts mobility.
+
+use super::{idx, Accumulator};
+use movegen::{Bitboard, Color, Position, Role, Variant};
+
+/// Attacks of one side: by its pawns, and by all its pieces.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Attacks {
+    /// Squares its pawns attack.
+    pub pawns: Bitboard,
+    /// Squares any of its pieces attacks.
+    pub all: Bitboard,
+}
+
+/// Adds the threat terms of both sides to `acc` (White's view); `attacks`
+/// is indexed by colour.
+pub(super) fn terms<V: Variant, A: Accumulator>(
+    pos: &Position<V>,
+    attacks: &[Attacks; 2],
+    acc: &mut A,
+) {
+    let b = pos.board();
+    for color in Color::ALL {
+        let sign = if color.is_white() { 1 } else { -1 };
+        let victim = color.other();
+        let ours = &attacks[color.index()];
+        let defended = attacks[victim.index()].all;
+        for role in Role::ALL {
+            if V::ROYAL && role == Role::King {
+                continue;
+            }
+            let pieces = b.pieces(victim, role);
+            if pieces.is_empty() {
+                continue;
+            }
+            if role != Role::Pawn {
+                let by_pawn = (pieces & ours.pawns).count() as i32;
+                if by_pawn != 0 {
+                    acc.add(idx::THREAT_BY_PAWN + role.index(), sign * by_pawn);
+                }
+            }
+            let hanging = (pieces & ours.all & !defended).count() as i32;
+            if hanging != 0 {
+                acc.add(idx::HANGING + role.index(), sign * hanging);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{features, idx};
+    use movegen::variants::Chess;
+    use movegen::{Position, Role};
+
+    #[test]
+    fn threats_count_for_the_attacker_by_victim() {
+        // The white pawn on d4 attacks the black knight on e5 (defended by
+        // the pawn on f6) and the black rook on c5 (defended by nothing):
+        // two pawn threats, one hanging rook. The black bishop on h3 attacks
+        // the white pawn on g2, which the king on f1 defends; it attacks
+        // nothing else.
+        let pos = Position::<Chess>::from_fen("4k3/8/5p2/2r1n3/3P4/7b/6P1/5K2 w - - 0 1").unwrap();
+        let f = features(&pos);
+        assert_eq!(f[idx::THREAT_BY_PAWN + Role::Knight.index()], 1);
+        assert_eq!(f[idx::THREAT_BY_PAWN + Role::Rook.index()], 1);
+        assert_eq!(f[idx::HANGING + Role::Rook.index()], 1);
+        assert_eq!(f[idx::HANGING + Role::Knight.index()], 0);
+        assert_eq!(f[idx::HANGING + Role::Pawn.index()], 0);
+    }
+}
