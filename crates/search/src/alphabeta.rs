@@ -836,8 +836,9 @@ impl<'a, V: Variant> Worker<'a, V> {
                                     *h = (*h - depth * depth).max(-sp.history_max);
                                 }
                             }
+                            let cut_piece_to = moved_piece_to(pos, us, m);
                             for offset in cont.into_iter().flatten() {
-                                let c = &mut self.continuation[offset + moved_piece_to(pos, us, m)];
+                                let c = &mut self.continuation[offset + cut_piece_to];
                                 *c = (*c + depth * depth).min(sp.history_max);
                                 if sp.history_malus != 0 {
                                     for &q in &quiets_tried {
