@@ -115,10 +115,13 @@ if [ -n "$BASE_TOML$BASE_EVAL$NEW_EVAL" ]; then
     if [ -z "$new_bin" ]; then
         echo "building new ($new_rev$dirty, test profile)" >&2
         cargo build -p varia --profile test >&2
-        # A copy, so that a later build does not replace the running binary.
+        # A copy, so that a later build does not replace the running binary;
+        # renamed into place, so that a test already running it keeps its
+        # file (a plain cp fails with "Text file busy").
         new_bin=$ROOT/target/sprt/inproc-$new_rev$dirty-varia
         mkdir -p "$(dirname "$new_bin")"
-        cp target/debug/varia "$new_bin"
+        cp target/debug/varia "$new_bin.tmp.$$"
+        mv -f "$new_bin.tmp.$$" "$new_bin"
     fi
     new_engine=(--engine name=new ${NEW_TOML:+"search=$NEW_TOML"} ${NEW_EVAL:+"eval=$NEW_EVAL"})
     base_engine=(--engine name=base ${BASE_TOML:+"search=$BASE_TOML"} ${BASE_EVAL:+"eval=$BASE_EVAL"})
