@@ -20,6 +20,7 @@ use crate::attacks::{
 };
 use crate::bitboard::Bitboard;
 use crate::board::Board;
+use crate::movegen::DangerReach;
 use crate::moves::{Move, MoveKind};
 use crate::outcome::Outcome;
 use crate::types::{Color, Piece, Role, Square};
@@ -302,12 +303,16 @@ impl<V: Variant> Position<V> {
     /// castling squares are tested in one pass. One or two squares are
     /// tested one by one; three or more take one map of every attacked
     /// square, which costs about as much as three single tests (callgrind).
+    /// The map looks only at the pieces standing in `reach` (where an
+    /// attacker of `squares` can stand); the single tests gain nothing from
+    /// it (callgrind: chess start +0.9% with it).
     #[inline(always)]
     pub(crate) fn attacked_among(
         &self,
         squares: Bitboard,
         by: Color,
         occupied: Bitboard,
+        reach: &DangerReach,
     ) -> Bitboard {
         let b = &self.board;
         let theirs = b.color(by);
@@ -317,17 +322,21 @@ impl<V: Variant> Position<V> {
         let knights = self.knight_movers() & theirs;
         let kings = self.king_movers() & theirs;
         if squares.count() > 2 {
-            let mut attacked = self.pawn_attack_span(by);
-            for sq in knights {
+            let mut attacked = if (b.pieces(by, Role::Pawn) & reach.pawn[by.index()]).any() {
+                self.pawn_attack_span(by)
+            } else {
+                Bitboard::EMPTY
+            };
+            for sq in knights & reach.knight {
                 attacked |= knight_attacks(sq);
             }
-            for sq in kings {
+            for sq in kings & reach.king {
                 attacked |= king_attacks(sq);
             }
-            for sq in diag {
+            for sq in diag & reach.diag {
                 attacked |= bishop_attacks(sq, occupied);
             }
-            for sq in orth {
+            for sq in orth & reach.orth {
                 attacked |= rook_attacks(sq, occupied);
             }
             return attacked & squares;
