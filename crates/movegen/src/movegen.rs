@@ -10,11 +10,11 @@
 //!   every emitted move legal without trying it (the royal knight of
 //!   knightmate only changes which table its own moves and attacks use).
 //!   The king's destinations and the squares of the open castlings are
-//!   tested for attacks in one pass (`Position::attacked_among`): one or
-//!   two squares one by one, more through one map of every attacked square,
-//!   drawn only from the enemy pieces that stand where an attacker of the
-//!   king's area can stand (`DangerReach`, a table per king square): in
-//!   Kiwipete two of eight pieces. Castling then costs no test of its own.
+//!   tested for attacks in one pass (`Position::attacked_among`): one map
+//!   of the squares attacked by the enemy pieces that stand where an
+//!   attacker of the king's area can stand (`DangerReach`, a table per king
+//!   square; in Kiwipete two of eight pieces). Castling then costs no test
+//!   of its own.
 //! - `pseudo` without a filter: suicide, where every pseudo-legal move is legal.
 //! - `pseudo` through the atomic filter: a quiet move of a piece other than
 //!   the king, from a square that opens no line to the king, while the king
