@@ -140,31 +140,31 @@ static BISHOP_RAYS: [u64; 64] = empty_board_table(&BISHOP_DIRS);
 
 /// Rook attacks on an empty board (the lines a rook could pin or check along).
 #[inline]
-pub fn rook_rays(sq: Square) -> Bitboard {
+pub const fn rook_rays(sq: Square) -> Bitboard {
     Bitboard(ROOK_RAYS[sq.index()])
 }
 
 /// Bishop attacks on an empty board.
 #[inline]
-pub fn bishop_rays(sq: Square) -> Bitboard {
+pub const fn bishop_rays(sq: Square) -> Bitboard {
     Bitboard(BISHOP_RAYS[sq.index()])
 }
 
 /// Squares a knight on `sq` attacks.
 #[inline]
-pub fn knight_attacks(sq: Square) -> Bitboard {
+pub const fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(KNIGHT[sq.index()])
 }
 
 /// Squares a king (or commoner) on `sq` attacks.
 #[inline]
-pub fn king_attacks(sq: Square) -> Bitboard {
+pub const fn king_attacks(sq: Square) -> Bitboard {
     Bitboard(KING[sq.index()])
 }
 
 /// Squares a pawn of `color` on `sq` attacks (captures towards).
 #[inline]
-pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
+pub const fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN[color.index()][sq.index()])
 }
 

@@ -10,9 +10,11 @@
 //!   every emitted move legal without trying it (the royal knight of
 //!   knightmate only changes which table its own moves and attacks use).
 //!   The king's destinations and the squares of the open castlings are
-//!   tested for attacks in one pass (`Position::attacked_among`): one or
-//!   two squares one by one, more through one map of every attacked square.
-//!   Castling then costs no test of its own.
+//!   tested for attacks in one pass (`Position::attacked_among`): one map
+//!   of the squares attacked by the enemy pieces that stand where an
+//!   attacker of the king's area can stand (`DangerReach`, a table per king
+//!   square; in Kiwipete two of eight pieces). Castling then costs no test
+//!   of its own.
 //! - `pseudo` without a filter: suicide, where every pseudo-legal move is legal.
 //! - `pseudo` through the atomic filter: a quiet move of a piece other than
 //!   the king, from a square that opens no line to the king, while the king
@@ -32,10 +34,13 @@
 //! Forced capture (suicide, losers) runs the generator over capture targets
 //! first and over quiet targets only if no capture was found.
 
-use crate::attacks::{between, king_attacks, knight_attacks, line, pawn_attacks, piece_attacks};
+use crate::attacks::{
+    between, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks, piece_attacks,
+    rook_rays,
+};
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::{castles_of, CastleSide, Position};
+use crate::position::{castles_of, CastleSide, Position, CASTLES};
 use crate::types::{Color, Role, Square};
 use crate::variant::Variant;
 
@@ -510,7 +515,7 @@ fn royal<V: Variant, S: Sink, const WHITE: bool, const IN_CHECK: bool>(
     }
     let attacked = if probe.any() {
         let occ_seen = if IN_CHECK { occ.without(ksq) } else { occ };
-        pos.attacked_among(probe, us.other(), occ_seen)
+        pos.attacked_among(probe, us.other(), occ_seen, danger_reach::<V>(ksq))
     } else {
         Bitboard::EMPTY
     };
@@ -596,9 +601,97 @@ fn royal<V: Variant, S: Sink, const WHITE: bool, const IN_CHECK: bool>(
     false
 }
 
+/// Where an enemy piece must stand to attack some square that the royal
+/// piece on a given square has tested before it moves: its steps, and on
+/// its start square the squares its castlings pass and land on. Built
+/// once per kind of royal mover (king steps, or knightmate's knight
+/// steps). [`Position::attacked_among`] leaves every other piece out of
+/// its test: in Kiwipete most enemy pieces cannot reach the king's corner
+/// (of eight the map looked at, two are left), and a piece never looked
+/// at costs nothing.
+#[derive(Clone, Copy)]
+pub(crate) struct DangerReach {
+    /// Squares from which a bishop or queen could attack the area.
+    pub(crate) diag: Bitboard,
+    /// Squares from which a rook or queen could attack the area.
+    pub(crate) orth: Bitboard,
+    /// Squares from which a knight-mover could attack the area.
+    pub(crate) knight: Bitboard,
+    /// Squares from which a king-mover could attack the area.
+    pub(crate) king: Bitboard,
+    /// Per colour of the pawn, squares from which it could attack the area.
+    pub(crate) pawn: [Bitboard; 2],
+}
+
+/// [`DangerReach`] of every square, for a royal piece stepping like a
+/// knight (`knight_steps`) or like a king.
+const fn danger_reach_table(knight_steps: bool) -> [DangerReach; 64] {
+    let mut table = [DangerReach {
+        diag: Bitboard::EMPTY,
+        orth: Bitboard::EMPTY,
+        knight: Bitboard::EMPTY,
+        king: Bitboard::EMPTY,
+        pawn: [Bitboard::EMPTY; 2],
+    }; 64];
+    let mut i = 0;
+    while i < 64 {
+        let sq = Square::from_index_unchecked(i as u8);
+        let mut area = if knight_steps {
+            knight_attacks(sq).0
+        } else {
+            king_attacks(sq).0
+        };
+        let mut c = 0;
+        while c < CASTLES.len() {
+            let side = &CASTLES[c];
+            if side.king_from.index() == i {
+                area |= Bitboard::from_square(castle_pass_square(side)).0
+                    | Bitboard::from_square(side.king_to).0;
+            }
+            c += 1;
+        }
+        let mut r = DangerReach {
+            diag: Bitboard::EMPTY,
+            orth: Bitboard::EMPTY,
+            knight: Bitboard::EMPTY,
+            king: Bitboard::EMPTY,
+            pawn: [Bitboard::EMPTY; 2],
+        };
+        while area != 0 {
+            let s = Square::from_index_unchecked(area.trailing_zeros() as u8);
+            area &= area - 1;
+            r.diag.0 |= bishop_rays(s).0;
+            r.orth.0 |= rook_rays(s).0;
+            r.knight.0 |= knight_attacks(s).0;
+            r.king.0 |= king_attacks(s).0;
+            // A white pawn attacks `s` from where a black pawn on `s` would.
+            r.pawn[Color::White.index()].0 |= pawn_attacks(Color::Black, s).0;
+            r.pawn[Color::Black.index()].0 |= pawn_attacks(Color::White, s).0;
+        }
+        table[i] = r;
+        i += 1;
+    }
+    table
+}
+
+/// [`DangerReach`] per square of a king-stepping royal piece.
+static KING_DANGER_REACH: [DangerReach; 64] = danger_reach_table(false);
+/// [`DangerReach`] per square of knightmate's knight-stepping royal piece.
+static KNIGHT_DANGER_REACH: [DangerReach; 64] = danger_reach_table(true);
+
+/// The [`DangerReach`] of `V`'s royal piece on `ksq`.
+#[inline(always)]
+fn danger_reach<V: Variant>(ksq: Square) -> &'static DangerReach {
+    if V::ROYAL_KNIGHT {
+        &KNIGHT_DANGER_REACH[ksq.index()]
+    } else {
+        &KING_DANGER_REACH[ksq.index()]
+    }
+}
+
 /// The square the castling king passes over.
 #[inline(always)]
-fn castle_pass_square(side: &CastleSide) -> Square {
+const fn castle_pass_square(side: &CastleSide) -> Square {
     Square::from_coords(
         (side.king_from.file() + side.king_to.file()) / 2,
         side.king_from.rank(),
@@ -830,5 +923,65 @@ impl<V: Variant> Position<V> {
     pub fn is_capture(&self, m: Move) -> bool {
         m.is_en_passant()
             || (!m.is_castle() && self.board.color(self.turn.other()).contains(m.to()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::{Chess, Knightmate};
+
+    /// The squares of the royal piece's danger area (steps and, on its
+    /// start square, the castling squares), each attacked-tested one by one
+    /// with every enemy piece: `attacked_among`, which looks only at the
+    /// pieces in the [`DangerReach`], must find the same set.
+    /// Returns how many attacked squares it found (so the test can see it
+    /// was not vacuous).
+    fn assert_reach_misses_no_attacker<V: Variant>(fen: &str) -> u32 {
+        let pos = Position::<V>::from_fen(fen).expect("test FEN");
+        let mut attacked = 0;
+        for color in Color::ALL {
+            let Some(ksq) = pos.king(color) else { continue };
+            let mut area = piece_attacks::<V>(Role::King, ksq, Bitboard::EMPTY);
+            for side in castles_of(color) {
+                if side.king_from == ksq {
+                    area |= Bitboard::from_square(castle_pass_square(side)).with(side.king_to);
+                }
+            }
+            let occ = pos.board.occupied();
+            let by = color.other();
+            let expected = area
+                .filter(|&sq| pos.attackers_to(sq, by, occ).any())
+                .fold(Bitboard::EMPTY, Bitboard::with);
+            let found = pos.attacked_among(area, by, occ, danger_reach::<V>(ksq));
+            assert_eq!(found, expected, "{fen}, {color:?} king on {ksq}");
+            attacked += found.count();
+        }
+        attacked
+    }
+
+    #[test]
+    fn danger_reach_keeps_every_attacker_of_the_royal_area() {
+        let mut attacked = 0;
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+            "4k3/8/8/8/8/8/2n1p1b1/R3K2R w KQ - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
+            "4k3/8/8/3q4/8/5n2/8/4K3 w - - 0 1",
+        ] {
+            attacked += assert_reach_misses_no_attacker::<Chess>(fen);
+        }
+        for fen in [
+            "rmbqkb1r/pppppppp/8/8/3m4/5M2/PPPPPPPP/RMBQKB1R w KQkq - 0 1",
+            "4k3/8/8/8/8/2m1r3/6b1/4K3 w - - 0 1",
+        ] {
+            attacked += assert_reach_misses_no_attacker::<Knightmate>(fen);
+        }
+        assert!(
+            attacked >= 10,
+            "too few attacked squares to test: {attacked}"
+        );
     }
 }

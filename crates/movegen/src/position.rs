@@ -20,6 +20,7 @@ use crate::attacks::{
 };
 use crate::bitboard::Bitboard;
 use crate::board::Board;
+use crate::movegen::DangerReach;
 use crate::moves::{Move, MoveKind};
 use crate::outcome::Outcome;
 use crate::types::{Color, Piece, Role, Square};
@@ -299,53 +300,41 @@ impl<V: Variant> Position<V> {
 
     /// The squares of `squares` that some piece of `by` attacks when
     /// `occupied` are the occupied squares: the king's destinations and the
-    /// castling squares are tested in one pass. One or two squares are
-    /// tested one by one; three or more take one map of every attacked
-    /// square, which costs about as much as three single tests (callgrind).
+    /// castling squares are tested in one pass, through one map of the
+    /// squares attacked by the pieces standing in `reach` (where an attacker
+    /// of `squares` can stand). Filtered so, the map costs less than even
+    /// one square tested against every piece type (callgrind, chess start
+    /// d5: 19.03 Ir/node with single tests for one or two squares, 18.46
+    /// with the map always).
     #[inline(always)]
     pub(crate) fn attacked_among(
         &self,
         squares: Bitboard,
         by: Color,
         occupied: Bitboard,
+        reach: &DangerReach,
     ) -> Bitboard {
         let b = &self.board;
         let theirs = b.color(by);
         let queens = b.role(Role::Queen);
-        let diag = (b.role(Role::Bishop) | queens) & theirs;
-        let orth = (b.role(Role::Rook) | queens) & theirs;
-        let knights = self.knight_movers() & theirs;
-        let kings = self.king_movers() & theirs;
-        if squares.count() > 2 {
-            let mut attacked = self.pawn_attack_span(by);
-            for sq in knights {
-                attacked |= knight_attacks(sq);
-            }
-            for sq in kings {
-                attacked |= king_attacks(sq);
-            }
-            for sq in diag {
-                attacked |= bishop_attacks(sq, occupied);
-            }
-            for sq in orth {
-                attacked |= rook_attacks(sq, occupied);
-            }
-            return attacked & squares;
+        let mut attacked = if (b.pieces(by, Role::Pawn) & reach.pawn[by.index()]).any() {
+            self.pawn_attack_span(by)
+        } else {
+            Bitboard::EMPTY
+        };
+        for sq in self.knight_movers() & theirs & reach.knight {
+            attacked |= knight_attacks(sq);
         }
-        let pawns = b.pieces(by, Role::Pawn);
-        let mut attacked = Bitboard::EMPTY;
-        for sq in squares {
-            if ((pawn_attacks(by.other(), sq) & pawns)
-                | (knight_attacks(sq) & knights)
-                | (king_attacks(sq) & kings)
-                | (bishop_attacks(sq, occupied) & diag)
-                | (rook_attacks(sq, occupied) & orth))
-                .any()
-            {
-                attacked = attacked.with(sq);
-            }
+        for sq in self.king_movers() & theirs & reach.king {
+            attacked |= king_attacks(sq);
         }
-        attacked
+        for sq in (b.role(Role::Bishop) | queens) & theirs & reach.diag {
+            attacked |= bishop_attacks(sq, occupied);
+        }
+        for sq in (b.role(Role::Rook) | queens) & theirs & reach.orth {
+            attacked |= rook_attacks(sq, occupied);
+        }
+        attacked & squares
     }
 
     /// Pieces of `by` attacking `sq` with the given occupancy.
