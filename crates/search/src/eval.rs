@@ -9,9 +9,11 @@
 //! both, so what the tuner fits is exactly what the engine evaluates.
 //!
 //! Terms: material (piece values in centipawns), bishop pair, mobility per
-//! piece, piece-square tables, king shelter and king danger, pawn structure
+//! piece (every square not its own side's, and again over the mobility area:
+//! those not attacked by an enemy pawn either), piece-square tables, king shelter and king danger, pawn structure
 //! and passed pawns (`eval/pawns.rs`), threats by pawns and hanging pieces
-//! (`eval/threats.rs`), the switch that scores a draw by the game's
+//! (`eval/threats.rs`), king attack by units with safe checks
+//! (`eval/king_attack.rs`), the switch that scores a draw by the game's
 //! insufficient-material rule as 0, and per game: threecheck's checks
 //! already given, atomic's explosion threats next to each king and the
 //! safety of touching kings.
@@ -51,6 +53,7 @@
 //! transposition table's 16-bit scores wrap. Sane weights are far inside both
 //! bounds, so neither changes a real evaluation.
 
+mod king_attack;
 mod knightmate;
 mod pawns;
 mod suicide;
@@ -135,6 +138,8 @@ layout! {
     THREAT_BY_PAWN = "threat_by_pawn": 7,
     HANGING = "hanging": 7,
     INSUFFICIENT_MATERIAL = "insufficient_material": 1,
+    KING_ATTACK = "king_attack": 16,
+    MOBILITY_AREA = "mobility_area": 7,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -251,6 +256,22 @@ fn threats(w: &mut [i32]) {
     }
 }
 
+/// Passed pawns beside their bonus by rank, hand-set: a blocked one (the
+/// square in front occupied) is worth less, the more so as it advances; in
+/// the endgame its own king near the square in front helps and the enemy
+/// king near it stops it (per step of distance, at most 5, by rank).
+fn passed_pawn_extras(w: &mut [i32]) {
+    let blocked = [0, -2, -4, -6, -10, -16, -24, 0];
+    let blocked_eg = [0, -4, -6, -10, -16, -26, -40, 0];
+    let king_own_eg = [0, 0, 0, -3, -6, -9, -12, 0];
+    let king_theirs_eg = [0, 0, 0, 6, 12, 18, 24, 0];
+    w[idx::PASSED_BLOCKED..idx::PASSED_BLOCKED + 8].copy_from_slice(&blocked);
+    w[EG + idx::PASSED_BLOCKED..EG + idx::PASSED_BLOCKED + 8].copy_from_slice(&blocked_eg);
+    w[EG + idx::PASSED_KING_OWN..EG + idx::PASSED_KING_OWN + 8].copy_from_slice(&king_own_eg);
+    w[EG + idx::PASSED_KING_THEIRS..EG + idx::PASSED_KING_THEIRS + 8]
+        .copy_from_slice(&king_theirs_eg);
+}
+
 impl EvalParams {
     /// The default weights of game `kind`.
     pub fn default_for(kind: VariantKind) -> EvalParams {
@@ -356,6 +377,9 @@ impl EvalParams {
             // +44.1 Elo [27.8, 60.5], H1 in 1348 games at 5000 nodes
             // (data/sprt/eval/chess-threats.toml).
             threats(&mut w);
+            // +47.3 Elo [30.5, 64.3], H1 in 1021 games at 5000 nodes
+            // (data/sprt/eval/chess-passed-extras.toml).
+            passed_pawn_extras(&mut w);
         }
         EvalParams {
             variant: kind,
@@ -738,12 +762,30 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     let b = pos.board();
     let occ = b.occupied();
     let mut attacks = [threats::Attacks::default(); 2];
+    // The squares each side's pawns attack: the threats' and the mobility
+    // area's (a square an enemy pawn attacks is no square to go to).
+    for color in Color::ALL {
+        attacks[color.index()].pawns = b
+            .pieces(color, Role::Pawn)
+            .into_iter()
+            .fold(Bitboard(0), |set, sq| set | pawn_attacks(color, sq));
+    }
     // Where captures are forced (suicide, losers) material is a liability.
     let material_sign = if V::MUST_CAPTURE { -1 } else { 1 };
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
         let ours = b.color(color);
+        let mobility_area = !ours & !attacks[color.other().index()].pawns;
         let attacked = &mut attacks[color.index()];
+        // The squares around the enemy king, for the attack by units (not in
+        // knightmate: its royal piece is a knight, `eval/knightmate.rs`).
+        let their_king = if V::ROYAL && !V::ROYAL_KNIGHT {
+            pos.king(color.other())
+        } else {
+            None
+        };
+        let their_zone = their_king.map_or(Bitboard(0), king_attacks);
+        let mut king_attack = king_attack::KingAttack::default();
         for role in Role::ALL {
             let pieces = b.pieces(color, role);
             if pieces.is_empty() {
@@ -760,11 +802,22 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                 let mobility = (moves & !ours).count() as i32;
                 if mobility != 0 && role != Role::King {
                     acc.add(idx::MOBILITY + role.index(), sign * mobility);
+                    let in_area = (moves & mobility_area).count() as i32;
+                    if in_area != 0 {
+                        acc.add(idx::MOBILITY_AREA + role.index(), sign * in_area);
+                    }
                 }
-                if role == Role::Pawn {
-                    attacked.pawns |= pawn_attacks(color, sq);
-                } else {
+                if role != Role::Pawn {
                     attacked.all |= moves;
+                    king_attack.add_piece(role, moves, their_zone);
+                }
+            }
+        }
+        if let Some(ek) = their_king {
+            if king_attack.attackers >= 2 {
+                let safe = king_attack::safe_checks(pos, color.other(), ek);
+                if let Some(row) = king_attack.table_index(safe) {
+                    acc.add(idx::KING_ATTACK + row, sign);
                 }
             }
         }
@@ -1031,6 +1084,17 @@ mod tests {
         let err =
             EvalParams::from_toml(VariantKind::Chess, "tempo_eg = 20000", "f.toml").unwrap_err();
         assert!(err.to_string().contains("weight tempo_eg = 20000"), "{err}");
+    }
+
+    #[test]
+    fn the_mobility_area_leaves_out_squares_enemy_pawns_attack() {
+        // The knight on d4 reaches 8 squares; the black pawns on d7 and g6
+        // attack c6, e6 and f5 of them, so 5 are in its mobility area.
+        let pos = Position::<Chess>::from_fen("4k3/3p4/6p1/8/3N4/8/8/4K3 w - - 0 1").unwrap();
+        let f = features(&pos);
+        let knight = Role::Knight.index();
+        assert_eq!(f[idx::MOBILITY + knight], 8);
+        assert_eq!(f[idx::MOBILITY_AREA + knight], 5);
     }
 
     #[test]

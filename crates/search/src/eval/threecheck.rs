@@ -11,17 +11,16 @@
 //!   next move and that the king's side does not attack, again one weight
 //!   per number of checks the checker still needs.
 //!
-//! Both are 0 in the defaults until an SPRT passes (the rows of
-//! data/sprt/log.csv: +14 and, at twice those weights, +23 Elo, both
-//! undecided after 1500 games at 5000 nodes).
+//! Both are in the defaults since their SPRT passed (+24.6 Elo [12.7,
+//! 36.5], H1 in 2821 games at 5000 nodes; data/sprt/log.csv). The safe-check
+//! count is the one of the common king attack (`eval/king_attack.rs`).
 //!
 //! The bonus for the checks already given is the common `checks_given`
 //! group; its scale (steeply rising with checks given) is a weight, set in
 //! [`super::EvalParams::default_for`].
 
 use super::{idx, Accumulator};
-use movegen::attacks::piece_attacks;
-use movegen::{Bitboard, Color, Position, Role, Square, Variant};
+use movegen::{Color, Position, Square, Variant};
 
 /// Adds the threecheck terms of the king of `color` on `k` to `acc` (White's
 /// view: `sign` is +1 for White, -1 for Black); `danger` is the common king
@@ -37,28 +36,10 @@ pub(super) fn king_terms<V: Variant, A: Accumulator>(
     let them = color.other();
     // Checks the opponent still needs to win, 1..=3.
     let needed = pos.checks_remaining(them).clamp(1, 3) as usize;
-    let b = pos.board();
-    let occ = b.occupied();
     if danger != 0 {
         acc.add(idx::KING_DANGER_CHECKS_LEFT + needed, -sign * danger);
     }
-    // Squares from which each enemy piece kind would check, reached by one
-    // of those pieces and not defended by this side.
-    let mut safe = 0i32;
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        let pieces = b.pieces(them, role);
-        if pieces.is_empty() {
-            continue;
-        }
-        let checking = piece_attacks::<V>(role, k, occ) & !b.color(them);
-        let mut reached = Bitboard(0);
-        for from in pieces {
-            reached |= piece_attacks::<V>(role, from, occ);
-        }
-        safe += (checking & reached)
-            .filter(|&sq| pos.attackers_to(sq, color, occ).is_empty())
-            .count() as i32;
-    }
+    let safe = super::king_attack::safe_checks(pos, color, k);
     if safe != 0 {
         acc.add(idx::SAFE_CHECKS + needed, -sign * safe);
     }

@@ -1,0 +1,132 @@
+//! King attack by units, and safe checks: the danger to a king grows much
+//! faster than the number of pieces aimed at it (one piece near a king is
+//! rarely a threat, three usually are), so a linear count of attacks (the
+//! common `king_danger`) cannot price it. Each enemy knight, bishop, rook or
+//! queen whose attacks reach the squares around the king adds its units
+//! ([`ATTACK_UNITS`]), and each safe check (a square from which an enemy
+//! piece could check next move, reached by such a piece and not defended)
+//! adds [`SAFE_CHECK_UNITS`]. The term is then one weight per unit count,
+//! `king_attack` 0..=15 (the count capped at 15), taken only when at least
+//! two pieces attack: a table, so the curve stays linear in its weights and
+//! the tuner can shape it, as the old Stockfish SafetyTable was.
+//!
+//! The units are fixed small integers from common practice (a queen weighs
+//! most, minor pieces least) rather than weights, because the term is read
+//! through the table: their scale is the table's.
+//!
+//! The safe-check count is shared with threecheck's own term
+//! (`eval/threecheck.rs`), which weighs it by the checks still needed.
+
+use movegen::attacks::piece_attacks;
+use movegen::{Bitboard, Color, Position, Role, Square, Variant};
+
+/// Units a piece adds when its attacks reach the squares around the enemy
+/// king, by role index (pawn and king add none).
+pub(super) const ATTACK_UNITS: [i32; 7] = [0, 2, 2, 3, 5, 0, 0];
+
+/// Units each safe check adds.
+pub(super) const SAFE_CHECK_UNITS: i32 = 2;
+
+/// Largest unit count the `king_attack` table distinguishes.
+pub(super) const MAX_UNITS: i32 = 15;
+
+/// The attack on one king, gathered while the attacker's pieces are walked.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct KingAttack {
+    /// Pieces whose attacks reach the squares around the king.
+    pub attackers: i32,
+    /// Their units ([`ATTACK_UNITS`]).
+    pub units: i32,
+}
+
+impl KingAttack {
+    /// Counts a piece of `role` whose attacks are `attacks`, against a king
+    /// whose surrounding squares are `zone`.
+    #[inline(always)]
+    pub fn add_piece(&mut self, role: Role, attacks: Bitboard, zone: Bitboard) {
+        let units = ATTACK_UNITS[role.index()];
+        if units != 0 && (attacks & zone).any() {
+            self.attackers += 1;
+            self.units += units;
+        }
+    }
+
+    /// The row of the `king_attack` table this attack falls in, with `safe`
+    /// safe checks; `None` when fewer than two pieces attack.
+    pub fn table_index(&self, safe: i32) -> Option<usize> {
+        (self.attackers >= 2)
+            .then(|| (self.units + SAFE_CHECK_UNITS * safe).min(MAX_UNITS) as usize)
+    }
+}
+
+/// Safe checks against the king of `color` on `k`: the squares from which
+/// an enemy knight, bishop, rook or queen would check it, reached by such a
+/// piece of the enemy and not attacked by `color`: one per square and role.
+pub(super) fn safe_checks<V: Variant>(pos: &Position<V>, color: Color, k: Square) -> i32 {
+    let them = color.other();
+    let b = pos.board();
+    let occ = b.occupied();
+    let mut safe = 0i32;
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        let pieces = b.pieces(them, role);
+        if pieces.is_empty() {
+            continue;
+        }
+        let checking = piece_attacks::<V>(role, k, occ) & !b.color(them);
+        let mut reached = Bitboard(0);
+        for from in pieces {
+            reached |= piece_attacks::<V>(role, from, occ);
+        }
+        safe += (checking & reached)
+            .filter(|&sq| pos.attackers_to(sq, color, occ).is_empty())
+            .count() as i32;
+    }
+    safe
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{features, idx};
+    use movegen::variants::Chess;
+    use movegen::Position;
+
+    fn table(fen: &str) -> Vec<i32> {
+        let pos = Position::<Chess>::from_fen(fen).unwrap();
+        features(&pos)[idx::KING_ATTACK..idx::KING_ATTACK + 16].to_vec()
+    }
+
+    #[test]
+    fn one_attacker_is_not_an_attack() {
+        // The queen on h5 reaches f7 and g6 around the king on g8, alone.
+        let t = table("6k1/5p1p/8/7Q/8/8/8/6K1 w - - 0 1");
+        assert!(t.iter().all(|&c| c == 0), "{t:?}");
+    }
+
+    #[test]
+    fn two_attackers_count_their_units_and_safe_checks() {
+        // The queen on h5 (5 units) and the knight on g5 (2) both reach the
+        // squares around the king on g8: one row of the table, from White's
+        // side, at their units plus the safe checks' (counted by the test
+        // below).
+        let fen = "6k1/5p1p/8/6NQ/8/8/8/6K1 w - - 0 1";
+        let pos = Position::<Chess>::from_fen(fen).unwrap();
+        let k = pos.king(movegen::Color::Black).unwrap();
+        let safe = super::safe_checks(&pos, movegen::Color::Black, k);
+        let expected = (5 + 2 + super::SAFE_CHECK_UNITS * safe).min(15) as usize;
+        let t = table(fen);
+        assert_eq!(t[expected], 1, "white attacks: {t:?}");
+        assert_eq!(t.iter().map(|c| c.abs()).sum::<i32>(), 1, "{t:?}");
+    }
+
+    #[test]
+    fn a_safe_check_is_a_reached_undefended_checking_square() {
+        // The knight on e4 can check the king on e8 from d6 and f6; the rook
+        // on d8 guards d6, so one is safe.
+        let pos = Position::<Chess>::from_fen("3rk3/8/8/8/4N3/8/8/4K3 w - - 0 1").unwrap();
+        let k = pos.king(movegen::Color::Black).unwrap();
+        assert_eq!(super::safe_checks(&pos, movegen::Color::Black, k), 1);
+        let pos = Position::<Chess>::from_fen("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1").unwrap();
+        let k = pos.king(movegen::Color::Black).unwrap();
+        assert_eq!(super::safe_checks(&pos, movegen::Color::Black, k), 2);
+    }
+}
