@@ -778,6 +778,12 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
             .into_iter()
             .fold(Bitboard(0), |set, sq| set | pawn_attacks(color, sq));
     }
+    // The safe checks against each king (by its colour), counted at most
+    // once: the king attack and threecheck's own term both read them.
+    let mut safe_checks = [None::<i32>; 2];
+    let mut safe_checks_on = |color: Color, k: Square| {
+        *safe_checks[color.index()].get_or_insert_with(|| king_attack::safe_checks(pos, color, k))
+    };
     // Where captures are forced (suicide, losers) material is a liability.
     let material_sign = if V::MUST_CAPTURE { -1 } else { 1 };
     for color in Color::ALL {
@@ -821,13 +827,9 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                 }
             }
         }
-        if let Some(ek) = their_king {
-            if king_attack.attackers >= 2 {
-                let safe = king_attack::safe_checks(pos, color.other(), ek);
-                if let Some(row) = king_attack.table_index(safe) {
-                    acc.add(idx::KING_ATTACK + row, sign);
-                }
-            }
+        if let Some(ek) = their_king.filter(|_| king_attack.is_attack()) {
+            let row = king_attack.table_index(safe_checks_on(color.other(), ek));
+            acc.add(idx::KING_ATTACK + row, sign);
         }
         attacked.all |= attacked.pawns;
         pawns::terms(pos, color, sign, acc);
@@ -874,7 +876,8 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                     knightmate::royal_knight_terms(pos, color, k, sign, acc);
                 }
                 if V::CHECK_COUNTING {
-                    threecheck::king_terms(pos, color, k, sign, danger, acc);
+                    let safe = safe_checks_on(color, k);
+                    threecheck::king_terms(pos, color, sign, danger, safe, acc);
                 }
             }
         }

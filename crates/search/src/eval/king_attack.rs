@@ -56,11 +56,15 @@ impl KingAttack {
         }
     }
 
+    /// `true` if this is an attack the table prices: two or more pieces.
+    pub fn is_attack(&self) -> bool {
+        self.attackers >= 2
+    }
+
     /// The row of the `king_attack` table this attack falls in, with `safe`
-    /// safe checks; `None` when fewer than two pieces attack.
-    pub fn table_index(&self, safe: i32) -> Option<usize> {
-        (self.attackers >= 2)
-            .then(|| (self.units + SAFE_CHECK_UNITS * safe).min(MAX_UNITS) as usize)
+    /// safe checks (read only where [`KingAttack::is_attack`]).
+    pub fn table_index(&self, safe: i32) -> usize {
+        (self.units + SAFE_CHECK_UNITS * safe).min(MAX_UNITS) as usize
     }
 }
 

@@ -20,17 +20,18 @@
 //! [`super::EvalParams::default_for`].
 
 use super::{idx, Accumulator};
-use movegen::{Color, Position, Square, Variant};
+use movegen::{Color, Position, Variant};
 
-/// Adds the threecheck terms of the king of `color` on `k` to `acc` (White's
-/// view: `sign` is +1 for White, -1 for Black); `danger` is the common king
-/// danger count of that king.
+/// Adds the threecheck terms of the king of `color` to `acc` (White's view:
+/// `sign` is +1 for White, -1 for Black); `danger` is the common king danger
+/// count of that king and `safe` its safe checks
+/// ([`super::king_attack::safe_checks`]).
 pub(super) fn king_terms<V: Variant, A: Accumulator>(
     pos: &Position<V>,
     color: Color,
-    k: Square,
     sign: i32,
     danger: i32,
+    safe: i32,
     acc: &mut A,
 ) {
     let them = color.other();
@@ -39,7 +40,6 @@ pub(super) fn king_terms<V: Variant, A: Accumulator>(
     if danger != 0 {
         acc.add(idx::KING_DANGER_CHECKS_LEFT + needed, -sign * danger);
     }
-    let safe = super::king_attack::safe_checks(pos, color, k);
     if safe != 0 {
         acc.add(idx::SAFE_CHECKS + needed, -sign * safe);
     }
