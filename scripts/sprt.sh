@@ -37,6 +37,10 @@
 #   BASE_BIN, NEW_BIN  use these binaries instead of building them (the log
 #                still names the commits; for trying the script out)
 #   NEW_REV      the commit NEW_BIN was built from, for the log [HEAD]
+#   NEW_OPTS, BASE_OPTS  more engine settings of `varia match --engine`,
+#                space-separated, for one side (e.g. NEW_OPTS=threads=2 for
+#                Lazy SMP against one thread in one binary; over UCI
+#                NEW_OPTS=option.Threads=2); named in the log's change column
 #
 # With -s both engines run in-process in one binary (the work tree's, built
 # with the test profile: opt-level 3, no LTO), `hash=$HASH` each; at fixed
@@ -90,6 +94,11 @@ else
     git diff --quiet HEAD -- crates && dirty="" || dirty="+dirty"
 fi
 [ -n "$CHANGE" ] || CHANGE=$(git log -1 --format=%s HEAD)
+NEW_OPTS=${NEW_OPTS:-} BASE_OPTS=${BASE_OPTS:-}
+[ -z "$NEW_OPTS" ] || CHANGE="$CHANGE [new opts: $NEW_OPTS]"
+[ -z "$BASE_OPTS" ] || CHANGE="$CHANGE [base opts: $BASE_OPTS]"
+# Distinct options play distinct games: they get their own game files.
+opts_tag=$(tr -c 'A-Za-z0-9=.\n' _ <<< "${NEW_OPTS:+-new-$NEW_OPTS}${BASE_OPTS:+-base-$BASE_OPTS}")
 
 if [ -n "$NEW_TOML" ] && [ -z "$BASE_TOML" ]; then
     echo "sprt.sh: -t needs -s" >&2; exit 2
@@ -123,8 +132,8 @@ if [ -n "$BASE_TOML$BASE_EVAL$NEW_EVAL" ]; then
         cp target/debug/varia "$new_bin.tmp.$$"
         mv -f "$new_bin.tmp.$$" "$new_bin"
     fi
-    new_engine=(--engine name=new ${NEW_TOML:+"search=$NEW_TOML"} ${NEW_EVAL:+"eval=$NEW_EVAL"})
-    base_engine=(--engine name=base ${BASE_TOML:+"search=$BASE_TOML"} ${BASE_EVAL:+"eval=$BASE_EVAL"})
+    new_engine=(--engine name=new ${NEW_TOML:+"search=$NEW_TOML"} ${NEW_EVAL:+"eval=$NEW_EVAL"} $NEW_OPTS)
+    base_engine=(--engine name=base ${BASE_TOML:+"search=$BASE_TOML"} ${BASE_EVAL:+"eval=$BASE_EVAL"} $BASE_OPTS)
     each=(--each "$LIMITS" "hash=$HASH")
 else
     base_rev=$(git rev-parse --verify "$BASE^{commit}") || { echo "sprt.sh: unknown base commit $BASE" >&2; exit 2; }
@@ -153,8 +162,8 @@ else
         cp target/release/varia "$new_bin"
     fi
     tag="$new_rev$dirty-vs-$short"
-    new_engine=(--engine name=new "cmd=$new_bin" args=uci)
-    base_engine=(--engine name=base "cmd=$base_bin" args=uci)
+    new_engine=(--engine name=new "cmd=$new_bin" args=uci $NEW_OPTS)
+    base_engine=(--engine name=base "cmd=$base_bin" args=uci $BASE_OPTS)
     each=(--each "$LIMITS" "option.Hash=$HASH")
 fi
 
@@ -165,7 +174,7 @@ fi
 
 IFS=, read -r -a variant_list <<< "$VARIANTS"
 for variant in "${variant_list[@]}"; do
-    stem="$OUT/$(date +%Y%m%d)-$tag-$variant"
+    stem="$OUT/$(date +%Y%m%d)-$tag$opts_tag-$variant"
     resume=()
     [ -s "$stem.csv" ] && resume=(--resume)
     report=$("$new_bin" match --variant "$variant" \
