@@ -614,6 +614,16 @@ pub trait Accumulator {
     /// Term `index` (below [`NUM_TERMS`]) counted `count` times, from
     /// White's point of view.
     fn add(&mut self, index: usize, count: i32);
+    /// `false` when the terms `first..first + len` cannot change what this
+    /// accumulator computes, so that [`eval_terms`] may skip working them
+    /// out: the engine's [`Score`] says so for a group whose weights are 0 in
+    /// both halves (most games leave the chess-tested terms at 0). The
+    /// tuner's [`Features`] wants every term, the default.
+    #[inline(always)]
+    fn wants(&self, first: usize, len: usize) -> bool {
+        let _ = (first, len);
+        true
+    }
 }
 
 /// The phase of `pos`, from [`PHASE_MAX`] (the middlegame: the middlegame
@@ -703,6 +713,13 @@ impl Accumulator for Score<'_> {
         self.mg += i64::from(self.weights[index]) * i64::from(count);
         self.eg += i64::from(self.weights[EG + index]) * i64::from(count);
     }
+
+    #[inline(always)]
+    fn wants(&self, first: usize, len: usize) -> bool {
+        let w = self.weights;
+        w[first..first + len].iter().any(|&x| x != 0)
+            || w[EG + first..EG + first + len].iter().any(|&x| x != 0)
+    }
 }
 
 /// Collects the feature vector: `(term index, count)` pairs summed per
@@ -770,20 +787,35 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     let b = pos.board();
     let occ = b.occupied();
     let mut attacks = [threats::Attacks::default(); 2];
+    // The squares around each king (by its colour), and the king danger:
+    // the number of (piece, square) pairs of the enemy's attacks on them.
+    // Counted from each piece's attack set while the pieces are walked
+    // (the same sum as the attackers of each square), not square by square.
+    let zones = Color::ALL.map(|color| {
+        if V::ROYAL {
+            pos.king(color).map_or(Bitboard(0), king_attacks)
+        } else {
+            Bitboard(0)
+        }
+    });
+    let mut danger = [0i32; 2];
     // The squares each side's pawns attack: the threats' and the mobility
     // area's (a square an enemy pawn attacks is no square to go to).
     for color in Color::ALL {
-        attacks[color.index()].pawns = b
-            .pieces(color, Role::Pawn)
-            .into_iter()
-            .fold(Bitboard(0), |set, sq| set | pawn_attacks(color, sq));
+        let their_zone = zones[color.other().index()];
+        let mut set = Bitboard(0);
+        for sq in b.pieces(color, Role::Pawn) {
+            let a = pawn_attacks(color, sq);
+            danger[color.other().index()] += (a & their_zone).count() as i32;
+            set |= a;
+        }
+        attacks[color.index()].pawns = set;
     }
-    // The safe checks against each king (by its colour), counted at most
-    // once: the king attack and threecheck's own term both read them.
-    let mut safe_checks = [None::<i32>; 2];
-    let mut safe_checks_on = |color: Color, k: Square| {
-        *safe_checks[color.index()].get_or_insert_with(|| king_attack::safe_checks(pos, color, k))
-    };
+    let king_attack_wanted = acc.wants(idx::KING_ATTACK, 16);
+    // Each side's attack by units on the enemy king, and the squares its
+    // pieces of each role reach (for the safe checks), by attacking colour.
+    let mut king_attack_by = [king_attack::KingAttack::default(); 2];
+    let mut reached = [[Bitboard(0); 7]; 2];
     // Where captures are forced (suicide, losers) material is a liability.
     let material_sign = if V::MUST_CAPTURE { -1 } else { 1 };
     for color in Color::ALL {
@@ -799,7 +831,8 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
             None
         };
         let their_zone = their_king.map_or(Bitboard(0), king_attacks);
-        let mut king_attack = king_attack::KingAttack::default();
+        let king_attack = &mut king_attack_by[color.index()];
+        let reached = &mut reached[color.index()];
         for role in Role::ALL {
             let pieces = b.pieces(color, role);
             if pieces.is_empty() {
@@ -823,13 +856,12 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                 }
                 if role != Role::Pawn {
                     attacked.all |= moves;
+                    reached[role.index()] |= moves;
                     king_attack.add_piece(role, moves, their_zone);
+                    danger[color.other().index()] +=
+                        (moves & zones[color.other().index()]).count() as i32;
                 }
             }
-        }
-        if let Some(ek) = their_king.filter(|_| king_attack.is_attack()) {
-            let row = king_attack.table_index(safe_checks_on(color.other(), ek));
-            acc.add(idx::KING_ATTACK + row, sign);
         }
         attacked.all |= attacked.pawns;
         pawns::terms(pos, color, sign, acc);
@@ -837,9 +869,30 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
         if (bishops & Bitboard::LIGHT).any() && (bishops & Bitboard::DARK).any() {
             acc.add(idx::BISHOP_PAIR, sign);
         }
+    }
+    // The safe checks against each king (by its colour), counted at most
+    // once: the king attack and threecheck's own term both read them.
+    let mut safe_checks = [None::<i32>; 2];
+    let mut safe_checks_on = |color: Color, k: Square| {
+        *safe_checks[color.index()].get_or_insert_with(|| {
+            let them = color.other().index();
+            king_attack::safe_checks(pos, color, k, &reached[them], attacks[color.index()].all)
+        })
+    };
+    // Each king's own terms, once both sides' attacks (the danger) are in.
+    for color in Color::ALL {
+        let sign = if color.is_white() { 1 } else { -1 };
+        // The attack by units on this king, counted for its attacker.
+        let attack = king_attack_by[color.other().index()];
+        if V::ROYAL && !V::ROYAL_KNIGHT && king_attack_wanted && attack.is_attack() {
+            if let Some(k) = pos.king(color) {
+                let row = attack.table_index(safe_checks_on(color, k));
+                acc.add(idx::KING_ATTACK + row, -sign);
+            }
+        }
         if V::ROYAL {
             if let Some(k) = pos.king(color) {
-                let zone = king_attacks(k);
+                let zone = zones[color.index()];
                 if !V::ROYAL_KNIGHT {
                     let front = zone
                         & Bitboard::rank(if color.is_white() {
@@ -853,9 +906,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                     }
                 }
                 let enemy = b.color(color.other());
-                let danger: i32 = zone
-                    .map(|sq| pos.attackers_to(sq, color.other(), occ).count() as i32)
-                    .sum();
+                let danger = danger[color.index()];
                 if danger != 0 {
                     acc.add(idx::KING_DANGER, -sign * danger);
                 }
@@ -894,7 +945,9 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
             }
         }
     }
-    threats::terms(pos, &attacks, acc);
+    if acc.wants(idx::THREAT_BY_PAWN, 7) || acc.wants(idx::HANGING, 7) {
+        threats::terms(pos, &attacks, acc);
+    }
     if V::KIND == VariantKind::Suicide {
         suicide::terms(pos, acc);
     }
@@ -961,6 +1014,106 @@ mod tests {
             let dot: i32 = f.iter().zip(&p.weights).map(|(a, b)| a * b).sum();
             let white = if pos.turn().is_white() { 1 } else { -1 };
             assert_eq!(dot, white * evaluate(&pos, &p));
+        }
+    }
+
+    /// The king danger of `color`'s king, square by square: the enemy
+    /// attackers of each square around it (the slow reference of the count
+    /// [`eval_terms`] gathers from the attack sets).
+    fn danger_by_squares<V: Variant>(pos: &Position<V>, color: Color) -> i32 {
+        let occ = pos.board().occupied();
+        pos.king(color).map_or(0, |k| {
+            king_attacks(k)
+                .map(|sq| pos.attackers_to(sq, color.other(), occ).count() as i32)
+                .sum()
+        })
+    }
+
+    fn king_danger_matches_the_square_by_square_count<V: Variant>() {
+        let mut pos = Position::<V>::startpos();
+        let mut seen = 0;
+        for i in 0..400 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || V::end_by_rule(&pos).is_some() {
+                pos = Position::<V>::startpos();
+                continue;
+            }
+            pos = pos.play_unchecked(moves[(i * 7 + i / 5) % moves.len()]);
+            let expected =
+                danger_by_squares(&pos, Color::Black) - danger_by_squares(&pos, Color::White);
+            seen += expected.abs();
+            assert_eq!(features(&pos)[idx::KING_DANGER], expected, "{}", pos.fen());
+        }
+        assert!(seen > 0, "no position had any king danger");
+    }
+
+    #[test]
+    fn king_danger_is_the_attackers_of_the_squares_around_the_king() {
+        king_danger_matches_the_square_by_square_count::<Chess>();
+        king_danger_matches_the_square_by_square_count::<movegen::variants::ThreeCheck>();
+        king_danger_matches_the_square_by_square_count::<Atomic>();
+        king_danger_matches_the_square_by_square_count::<movegen::variants::Losers>();
+        king_danger_matches_the_square_by_square_count::<Knightmate>();
+    }
+
+    #[test]
+    fn safe_checks_match_the_square_by_square_count() {
+        // Threecheck counts every king's safe checks: the sum of its group is
+        // Black's king's minus White's (each counted against its owner).
+        use movegen::variants::ThreeCheck;
+        let mut pos = Position::<ThreeCheck>::startpos();
+        let mut seen = 0;
+        for i in 0..400 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || ThreeCheck::end_by_rule(&pos).is_some() {
+                pos = Position::<ThreeCheck>::startpos();
+                continue;
+            }
+            pos = pos.play_unchecked(moves[(i * 5 + i / 3) % moves.len()]);
+            let slow = |c: Color| {
+                pos.king(c)
+                    .map_or(0, |k| king_attack::safe_checks_by_squares(&pos, c, k))
+            };
+            let expected = slow(Color::Black) - slow(Color::White);
+            seen += slow(Color::Black) + slow(Color::White);
+            let f = features(&pos);
+            let got: i32 = f[idx::SAFE_CHECKS..idx::SAFE_CHECKS + 4].iter().sum();
+            assert_eq!(got, expected, "{}", pos.fen());
+        }
+        assert!(seen > 0, "no position had a safe check");
+    }
+
+    #[test]
+    fn terms_with_zero_weights_are_skipped_without_changing_the_score() {
+        // Threecheck leaves pawn structure, threats and the king attack at 0:
+        // the engine skips them; with weights there it must not.
+        let mut p = EvalParams::default_for(VariantKind::ThreeCheck);
+        let score = Score::new(&p.weights);
+        assert!(!score.wants(idx::THREAT_BY_PAWN, 7));
+        assert!(!score.wants(idx::KING_ATTACK, 16));
+        assert!(score.wants(idx::MATERIAL, 7));
+        p.weights[EG + idx::KING_ATTACK + 15] = 1;
+        assert!(
+            Score::new(&p.weights).wants(idx::KING_ATTACK, 16),
+            "an endgame half alone counts"
+        );
+        for i in 0..NUM_TERMS {
+            p.weights[i] = (i as i32 % 13) - 6;
+            p.weights[EG + i] = (i as i32 % 11) - 5;
+        }
+        let mut pos = Position::<movegen::variants::ThreeCheck>::startpos();
+        for i in 0..60 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play_unchecked(moves[(i * 13) % moves.len()]);
+            let white = if pos.turn().is_white() { 1 } else { -1 };
+            let f = features_and_phase(&pos);
+            let expected = f
+                .score(&p.weights)
+                .clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL));
+            assert_eq!(i64::from(white * evaluate(&pos, &p)), expected);
         }
     }
 

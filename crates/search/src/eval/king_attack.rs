@@ -71,7 +71,38 @@ impl KingAttack {
 /// Safe checks against the king of `color` on `k`: the squares from which
 /// an enemy knight, bishop, rook or queen would check it, reached by such a
 /// piece of the enemy and not attacked by `color`: one per square and role.
-pub(super) fn safe_checks<V: Variant>(pos: &Position<V>, color: Color, k: Square) -> i32 {
+/// `reached` holds the squares the enemy's pieces reach, by role index, and
+/// `defended` every square `color` attacks (both gathered by the
+/// evaluation's walk over the pieces, with the same occupancy).
+pub(super) fn safe_checks<V: Variant>(
+    pos: &Position<V>,
+    color: Color,
+    k: Square,
+    reached: &[Bitboard; 7],
+    defended: Bitboard,
+) -> i32 {
+    let them = color.other();
+    let b = pos.board();
+    let occ = b.occupied();
+    let mut safe = 0i32;
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        if b.pieces(them, role).is_empty() {
+            continue;
+        }
+        let checking = piece_attacks::<V>(role, k, occ) & !b.color(them);
+        safe += (checking & reached[role.index()] & !defended).count() as i32;
+    }
+    safe
+}
+
+/// [`safe_checks`] square by square, from the position alone: the slow
+/// reference its tests compare with.
+#[cfg(test)]
+pub(super) fn safe_checks_by_squares<V: Variant>(
+    pos: &Position<V>,
+    color: Color,
+    k: Square,
+) -> i32 {
     let them = color.other();
     let b = pos.board();
     let occ = b.occupied();
@@ -120,7 +151,7 @@ mod tests {
         let fen = "6k1/5p1p/8/6NQ/8/8/8/6K1 w - - 0 1";
         let pos = Position::<Chess>::from_fen(fen).unwrap();
         let k = pos.king(movegen::Color::Black).unwrap();
-        let safe = super::safe_checks(&pos, movegen::Color::Black, k);
+        let safe = super::safe_checks_by_squares(&pos, movegen::Color::Black, k);
         let expected = (5 + 2 + super::SAFE_CHECK_UNITS * safe).min(15) as usize;
         let t = table(fen);
         assert_eq!(t[expected], 1, "white attacks: {t:?}");
@@ -133,9 +164,15 @@ mod tests {
         // on d8 guards d6, so one is safe.
         let pos = Position::<Chess>::from_fen("3rk3/8/8/8/4N3/8/8/4K3 w - - 0 1").unwrap();
         let k = pos.king(movegen::Color::Black).unwrap();
-        assert_eq!(super::safe_checks(&pos, movegen::Color::Black, k), 1);
+        assert_eq!(
+            super::safe_checks_by_squares(&pos, movegen::Color::Black, k),
+            1
+        );
         let pos = Position::<Chess>::from_fen("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1").unwrap();
         let k = pos.king(movegen::Color::Black).unwrap();
-        assert_eq!(super::safe_checks(&pos, movegen::Color::Black, k), 2);
+        assert_eq!(
+            super::safe_checks_by_squares(&pos, movegen::Color::Black, k),
+            2
+        );
     }
 }

@@ -67,9 +67,20 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
         return;
     }
     let theirs = b.pieces(them, Role::Pawn);
+    // Terms whose weights are all 0 are not worked out (the engine's
+    // accumulator says which; the tuner's wants them all).
+    let passed_extras = acc.wants(idx::PASSED_BLOCKED, 8)
+        || acc.wants(idx::PASSED_KING_OWN, 8)
+        || acc.wants(idx::PASSED_KING_THEIRS, 8);
+    let structure = acc.wants(idx::DOUBLED_PAWN, 1)
+        || acc.wants(idx::ISOLATED_PAWN, 1)
+        || acc.wants(idx::BACKWARD_PAWN, 1)
+        || acc.wants(idx::CONNECTED_PAWN, 8);
     let mut their_pawn_attacks = Bitboard::EMPTY;
-    for sq in theirs {
-        their_pawn_attacks |= pawn_attacks(them, sq);
+    if structure {
+        for sq in theirs {
+            their_pawn_attacks |= pawn_attacks(them, sq);
+        }
     }
     let (own_king, their_king) = (pos.king(color), pos.king(them));
     for sq in ours {
@@ -81,7 +92,7 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
         let stop = Bitboard::from_square(sq).shift_up(color.is_white()).first();
         if ((file | adjacent) & ahead & theirs).is_empty() {
             acc.add(idx::PASSED_PAWN + rank, sign);
-            if let Some(stop) = stop {
+            if let Some(stop) = stop.filter(|_| passed_extras) {
                 if b.occupied().contains(stop) {
                     acc.add(idx::PASSED_BLOCKED + rank, sign);
                 }
@@ -95,6 +106,9 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
                     );
                 }
             }
+        }
+        if !structure {
+            continue;
         }
         if (file & ahead & ours).any() {
             acc.add(idx::DOUBLED_PAWN, sign);
