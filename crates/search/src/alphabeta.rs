@@ -26,8 +26,12 @@
 //! pruning of quiet moves near the leaves (in no PV node, in check, or where
 //! suicide and losers force or offer a capture), internal iterative
 //! reduction of a node without a stored move, one ply more of late-move
-//! reduction where the static evaluation is not improving, and less of it
-//! for a quiet move with a high history. Every margin, depth and coefficient of these
+//! reduction where the static evaluation is not improving, less of it
+//! for a quiet move with a high history, ProbCut (a good capture that beats
+//! beta by a margin at a reduced depth cuts the node off), and the singular
+//! extension (the table's move one ply deeper when every other move fails
+//! low below its stored score, searched at the node's own ply with that
+//! move left out; a multi-cut when they too reach beta). Every margin, depth and coefficient of these
 //! comes from the worker's [`SearchParams`], read where the literal used to
 //! be; each fix of a search defect is a switch there too, on by default only
 //! once its SPRT passed (docs/engine.md lists them).
@@ -344,8 +348,15 @@ pub struct Worker<'a, V: Variant> {
     /// Best root move of the current iteration so far and its score: a root
     /// move that was searched to the end and beat alpha.
     root_best: Option<(Move, i32)>,
-    /// Depth of the current iteration (the budget of the reply extensions).
+    /// Depth of the current iteration (the budget of the reply and
+    /// singular extensions).
     root_depth: i32,
+    /// The move the search of the node at each ply leaves out (`None`: an
+    /// ordinary search): the singular-extension test searches a node's
+    /// other moves at the node's own ply, and that search neither takes a
+    /// cutoff from the node's table entry nor stores one, prunes by null
+    /// move or reverse futility, or tries ProbCut.
+    excluded: Vec<Option<Move>>,
     /// Static evaluation of each main-search node of the current path by
     /// ply (`-INF` in check), for the improving test of `lmr_improving`.
     static_evals: Vec<i32>,
@@ -390,6 +401,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             null_fence: None,
             root_best: None,
             root_depth: 0,
+            excluded: vec![None; MAX_PLY + 2],
             static_evals: vec![-INF; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             stopped: false,
@@ -648,10 +660,13 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
 
         let key = pos.key();
+        let excluded = self.excluded[ply];
         let tt = self.shared.tt.probe(key);
         let tt_move = tt.and_then(|e| e.mv);
         if let Some(e) = tt {
-            if !pv_node && e.depth >= depth {
+            // The entry is this node's result with every move: no answer
+            // for a search without one of them.
+            if !pv_node && excluded.is_none() && e.depth >= depth {
                 if let Some(s) = tt_cutoff(&e, ply, alpha, beta) {
                     return s;
                 }
@@ -676,7 +691,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         // Suicide and losers: every legal move is a capture when one is
         // forced, and such a node is all tactics, however good it looks.
         let capture_forced = V::MUST_CAPTURE && pos.is_capture(moves[0]);
-        if !pv_node && !in_check && ply > 0 {
+        if !pv_node && !in_check && ply > 0 && excluded.is_none() {
             // Reverse futility: far above beta with little depth left.
             if depth <= sp.rfp_max_depth
                 && !(capture_forced && sp.forced_capture_guard != 0)
@@ -716,6 +731,29 @@ impl<'a, V: Variant> Worker<'a, V> {
                     }
                 }
             }
+            // ProbCut: a good capture that beats beta by a margin in a
+            // shallower search very likely beats beta here.
+            let probcut_beta = beta + sp.probcut_margin;
+            if sp.probcut != 0
+                && exchanges_are_chess_like::<V>()
+                && depth >= sp.probcut_min_depth
+                && beta > -MATE_BOUND
+                && probcut_beta < MATE_BOUND
+                // Not when a deep enough entry says the node scores less.
+                && !tt.is_some_and(|e| {
+                    e.depth >= depth - 3
+                        && e.bound != Bound::Lower
+                        && score_from_tt(e.score, ply) < probcut_beta
+                })
+            {
+                let cut = self.probcut(pos, &moves, tt_move, probcut_beta, depth, ply, static_eval);
+                if self.stopped {
+                    return 0;
+                }
+                if let Some(s) = cut {
+                    return s;
+                }
+            }
         }
 
         // Internal iterative reduction: without a stored move the ordering is
@@ -734,6 +772,52 @@ impl<'a, V: Variant> Worker<'a, V> {
         let counter = counter_slot.and_then(|i| self.counters[i]);
         let cont = self.continuation_offsets(ply);
         let ordered = self.order_moves(pos, &moves, tt_move, ply, counter, cont);
+
+        // Singular extension: when the table's move is the only one that
+        // reaches near its stored score, it is searched a ply deeper; when
+        // the others reach a bound at or above beta too, several moves cut
+        // off and a non-PV node fails high without searching them again.
+        let mut singular_move = None;
+        if sp.singular_extension != 0
+            && !V::MUST_CAPTURE
+            && ply > 0
+            && excluded.is_none()
+            && depth >= sp.se_min_depth
+        {
+            if let (Some(e), Some(tm)) = (tt, tt_move) {
+                let tt_score = score_from_tt(e.score, ply);
+                if matches!(e.bound, Bound::Lower | Bound::Exact)
+                    && e.depth >= depth - sp.se_tt_depth_slack
+                    && tt_score.abs() < MATE_BOUND
+                    && moves.contains(&tm)
+                {
+                    let singular_beta = tt_score - sp.se_margin * depth;
+                    // At least one ply: quiescence knows no left-out move.
+                    let singular_depth = ((depth - 1) / 2).max(1);
+                    self.excluded[ply] = Some(tm);
+                    let s = self.search(
+                        pos,
+                        singular_beta - 1,
+                        singular_beta,
+                        singular_depth,
+                        ply,
+                        false,
+                    );
+                    self.excluded[ply] = None;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s < singular_beta {
+                        if (ply as i32) < sp.reply_extension_ply_factor * self.root_depth {
+                            singular_move = Some(tm);
+                        }
+                    } else if !pv_node && singular_beta >= beta {
+                        return singular_beta;
+                    }
+                }
+            }
+        }
+
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -752,6 +836,9 @@ impl<'a, V: Variant> Worker<'a, V> {
         let futile = depth <= sp.futility_max_depth
             && static_eval + sp.futility_base + sp.futility_margin * depth <= alpha;
         for (i, &(_, m)) in ordered.iter().enumerate() {
+            if Some(m) == excluded {
+                continue;
+            }
             let child = pos.play_unchecked(m);
             let quiet = !pos.is_capture(m) && m.promotion().is_none();
             self.played[ply] = Some(m);
@@ -770,7 +857,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             {
                 continue;
             }
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + i32::from(Some(m) == singular_move);
             self.keys.push(child.key());
             let score = if i == 0 {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
@@ -860,10 +947,80 @@ impl<'a, V: Variant> Worker<'a, V> {
                 quiets_tried.push(m);
             }
         }
+        if excluded.is_some() {
+            // The left-out move was the only one: the others score nothing.
+            return if best == -INF { alpha } else { best };
+        }
         let bound = Bound::of_result(best, beta, alpha > original_alpha);
         let eval = if in_check { 0 } else { static_eval };
         self.store(key, best, eval, depth, bound, best_move, ply);
         best
+    }
+
+    /// ProbCut at a node at `ply` of `depth` whose static evaluation is
+    /// `static_eval`: the captures and promotions of `moves` whose exchange
+    /// wins at least `probcut_beta - static_eval` (the table's move first,
+    /// then by victim and attacker), each searched in quiescence with a null
+    /// window at `probcut_beta` and, if it holds there, at `depth - 4`. The
+    /// first that holds at that depth proves the node's fail high: its score
+    /// is stored as a lower bound of depth `depth - 3` and returned. `None`
+    /// when none does (or the search stopped: the caller checks).
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &Position<V>,
+        moves: &MoveList,
+        tt_move: Option<Move>,
+        probcut_beta: i32,
+        depth: i32,
+        ply: usize,
+        static_eval: i32,
+    ) -> Option<i32> {
+        let threshold = probcut_beta - static_eval;
+        let mut tries: Vec<(i32, Move)> = moves
+            .iter()
+            .filter_map(|&m| {
+                let order = tactical_order(pos, m)?;
+                let order = if Some(m) == tt_move {
+                    TT_MOVE_ORDER
+                } else {
+                    order
+                };
+                (see(pos, m) >= threshold).then_some((order, m))
+            })
+            .collect();
+        tries.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
+        let us = pos.turn();
+        for (_, m) in tries {
+            let child = pos.play_unchecked(m);
+            self.played[ply] = Some(m);
+            if self.settings.continuation_history != 0 {
+                self.played_piece_to[ply] = Some(moved_piece_to(pos, us, m));
+            }
+            self.keys.push(child.key());
+            let window = (-probcut_beta, -probcut_beta + 1);
+            let mut s = -self.qsearch(&child, window.0, window.1, ply + 1, 0, &mut NoObserver);
+            if s >= probcut_beta && !self.stopped {
+                s = -self.search(&child, window.0, window.1, depth - 4, ply + 1, false);
+            }
+            self.keys.pop();
+            if self.stopped {
+                return None;
+            }
+            if s >= probcut_beta {
+                self.store(
+                    pos.key(),
+                    s,
+                    static_eval,
+                    depth - 3,
+                    Bound::Lower,
+                    Some(m),
+                    ply,
+                );
+                return Some(s);
+            }
+        }
+        None
     }
 
     /// Quiescence search of `pos` on its own, as the root of a full window
@@ -1428,6 +1585,84 @@ mod tests {
             futility < off,
             "futility pruning: {futility} nodes, {off} without"
         );
+    }
+
+    /// Nodes of an iterative-deepening search of a quiet chess middlegame
+    /// to depth 8 with `settings`.
+    fn middlegame_nodes(settings: SearchParams) -> u64 {
+        let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
+        let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
+        let params = EvalParams::default_for(Chess::KIND);
+        let shared = Shared::new(16);
+        let clock = Clock::start(&Limits::depth(8), pos.turn(), 1, &settings);
+        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let (best, _, depth, _) = w.iterate(&pos, 8, &mut |_| {});
+        assert_eq!(depth, 8);
+        assert!(best.is_some());
+        w.nodes
+    }
+
+    #[test]
+    fn the_singular_extension_changes_the_tree_only_when_enabled() {
+        let off = middlegame_nodes(SearchParams::default());
+        let off_tuned = middlegame_nodes(SearchParams {
+            se_min_depth: 2,
+            se_margin: 0,
+            se_tt_depth_slack: 20,
+            ..SearchParams::default()
+        });
+        assert_eq!(off_tuned, off, "switched off, its settings change nothing");
+        let on = middlegame_nodes(SearchParams {
+            singular_extension: 1,
+            se_min_depth: 4,
+            ..SearchParams::default()
+        });
+        assert_ne!(on, off, "singular extension: {on} nodes, {off} without");
+    }
+
+    #[test]
+    fn a_search_leaving_out_the_tables_move_takes_no_cutoff_from_its_entry_nor_stores() {
+        let pos = Position::<Chess>::startpos();
+        let params = EvalParams::default_for(Chess::KIND);
+        let settings = SearchParams::default();
+        let shared = Shared::new(16);
+        let clock = Clock::start(&Limits::depth(5), pos.turn(), 1, &settings);
+        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        w.iterate(&pos, 5, &mut |_| {});
+        let e = shared.tt.probe(pos.key()).expect("the root is stored");
+        let s = score_from_tt(e.score, 0);
+        // A window the entry answers, whatever its bound.
+        let (alpha, beta) = match e.bound {
+            Bound::Upper => (s, s + 1),
+            Bound::Lower | Bound::Exact => (s - 1, s),
+        };
+        let before = w.nodes;
+        assert_eq!(w.search(&pos, alpha, beta, e.depth, 0, false), s);
+        assert_eq!(w.nodes, before + 1, "answered by the entry");
+        w.excluded[0] = e.mv;
+        w.search(&pos, alpha, beta, e.depth, 0, false);
+        assert!(w.nodes > before + 2, "the other moves are searched");
+        assert_eq!(
+            shared.tt.probe(pos.key()),
+            Some(e),
+            "the entry is left alone"
+        );
+    }
+
+    #[test]
+    fn probcut_changes_the_tree_only_when_enabled() {
+        let off = middlegame_nodes(SearchParams::default());
+        let off_tuned = middlegame_nodes(SearchParams {
+            probcut_margin: 0,
+            probcut_min_depth: 6,
+            ..SearchParams::default()
+        });
+        assert_eq!(off_tuned, off, "switched off, its settings change nothing");
+        let on = middlegame_nodes(SearchParams {
+            probcut: 1,
+            ..SearchParams::default()
+        });
+        assert_ne!(on, off, "ProbCut: {on} nodes, {off} without");
     }
 
     #[test]

@@ -282,10 +282,38 @@ search_params! {
     /// must capture and has at most this many captures is searched one ply
     /// deeper, within `reply_extension_ply_factor` (0: never).
     forced_capture_extension: i32 = 0, 0..=8;
-    /// Budget of the single-reply and forced-capture extensions: they apply
-    /// only below this many times the iteration's depth in plies, so a long
-    /// chain of forced replies cannot grow the tree without end.
+    /// Budget of the single-reply, forced-capture and singular extensions:
+    /// they apply only below this many times the iteration's depth in
+    /// plies, so a long chain of extended replies cannot grow the tree
+    /// without end.
     reply_extension_ply_factor: i32 = 2, 1..=8;
+    /// Singular extension (not in suicide and losers): 1 searches the
+    /// table's move of a node one ply deeper when every other move, searched
+    /// at half the depth with a null window `se_margin * depth` below the
+    /// stored score, fails low (the move is singular), within
+    /// `reply_extension_ply_factor`; when that search instead holds even
+    /// though its bound is at least beta, a non-PV node returns the bound
+    /// (multi-cut). 0: never.
+    singular_extension: i32 = 0, 0..=1;
+    /// Singular extension: least remaining depth of a node tested.
+    se_min_depth: i32 = 4, 2..=60;
+    /// Singular extension: centipawns per ply of depth the null window lies
+    /// below the stored score.
+    se_margin: i32 = 2, 0..=200;
+    /// Singular extension: the stored entry must be at most this many plies
+    /// shallower than the node.
+    se_tt_depth_slack: i32 = 3, 0..=20;
+    /// ProbCut (chess, threecheck, knightmate): 1 tries, in a non-PV node
+    /// not in check of at least `probcut_min_depth`, the captures and
+    /// promotions whose exchange could reach `beta + probcut_margin` from
+    /// the static evaluation, each in quiescence and, if that holds, at four
+    /// plies less; one that holds there proves the node's fail high
+    /// (stored and returned). 0: never.
+    probcut: i32 = 0, 0..=1;
+    /// ProbCut: centipawns above beta a capture must prove.
+    probcut_margin: i32 = 100, 0..=2000;
+    /// ProbCut: least remaining depth where it is tried.
+    probcut_min_depth: i32 = 5, 5..=60;
     /// Static exchange evaluation in move ordering (chess, threecheck,
     /// knightmate): 1 orders the captures that lose material in the exchange
     /// on their square after the quiet moves; 0 orders every capture first.
