@@ -16,7 +16,12 @@
 //! history (both carried from one search of a game to the next through
 //! [`Shared`], forgotten at a new game), behind a switch with the
 //! continuation history of the moves one and two plies before added to it
-//! (only in the main search, whose path records those moves); where exchanges mean what they mean
+//! (only in the main search, whose path records those moves), behind
+//! another with Stockfish's gravity update of both (a bonus to the cutoff
+//! move, a malus to the quiet moves searched before it, every score bounded
+//! by the cap), and behind a third a capture history (by moving piece,
+//! destination and captured role) that adds to the victim-and-attacker
+//! order of the captures; where exchanges mean what they mean
 //! in chess, a static exchange evaluation ([`see`]) may send the captures
 //! that lose material after the quiet moves and out of quiescence. Pruning where it is sound for the game: null move (never in
 //! suicide or losers, where zugzwang is the rule, never in check), reverse
@@ -115,6 +120,7 @@ struct Heuristics {
     history: Vec<i32>,
     counters: Vec<Option<Move>>,
     continuation: Vec<i32>,
+    capture_history: Vec<i32>,
 }
 
 /// Progress of the search after an iteration.
@@ -215,22 +221,46 @@ const fn order_value(role: Role) -> i32 {
     }
 }
 
+/// The role the capture `m` takes (a pawn for en passant).
+#[inline]
+fn captured_role<V: Variant>(pos: &Position<V>, m: Move) -> Role {
+    if m.is_en_passant() {
+        Role::Pawn
+    } else {
+        pos.board().role_at(m.to()).unwrap_or(Role::Pawn)
+    }
+}
+
+/// Factor of the victim-and-attacker order of a capture, so that the
+/// capture history's term ([`CAPTURE_HISTORY_SPAN`]) fits between its steps.
+const MVV_LVA_SCALE: i32 = 1024;
+
+/// Largest magnitude of a capture's history term in its ordering score
+/// (`capture_history`): one victim step of the victim-and-attacker order.
+const CAPTURE_HISTORY_SPAN: i32 = 64 * MVV_LVA_SCALE;
+
 /// Ordering score of a capture (most valuable victim, then least valuable
-/// attacker, above 2^24) or a promotion (by the piece, above 2^23); `None`
-/// for a quiet move.
+/// attacker, above 2^24, in steps of [`MVV_LVA_SCALE`]) or a promotion (by
+/// the piece, above 2^23); `None` for a quiet move.
 fn tactical_order<V: Variant>(pos: &Position<V>, m: Move) -> Option<i32> {
     if pos.is_capture(m) {
-        let b = pos.board();
-        let victim = if m.is_en_passant() {
-            Role::Pawn
-        } else {
-            b.role_at(m.to()).unwrap_or(Role::Pawn)
-        };
-        let attacker = b.role_at(m.from()).unwrap_or(Role::Pawn);
-        Some((1 << 24) + order_value(victim) * 64 - order_value(attacker))
+        let victim = captured_role(pos, m);
+        let attacker = pos.board().role_at(m.from()).unwrap_or(Role::Pawn);
+        Some((1 << 24) + (order_value(victim) * 64 - order_value(attacker)) * MVV_LVA_SCALE)
     } else {
         m.promotion().map(|r| (1 << 23) + order_value(r))
     }
+}
+
+/// Moves the history score `h` towards plus or minus `limit` by `bonus`
+/// with gravity, `h += bonus - h * |bonus| / limit` (Stockfish's
+/// `StatsEntry::operator<<`): with `|bonus| <= limit` a score within plus or
+/// minus the limit stays there, and the closer it is to the bound the less
+/// it moves.
+#[inline]
+fn gravity(h: &mut i32, bonus: i32, limit: i32) {
+    let (old, b, l) = (i64::from(*h), i64::from(bonus), i64::from(limit.max(1)));
+    *h = (old + b - old * b.abs() / l).clamp(-l, l) as i32;
 }
 
 /// Entries of one side of the continuation table: a (piece of either
@@ -263,11 +293,26 @@ const TT_MOVE_ORDER: i32 = 1 << 30;
 
 /// Below every quiet move's ordering score (history is at least minus its
 /// cap, under 2^22): where captures that lose their exchange go
-/// (`see_ordering`), still by victim and attacker among themselves.
+/// (`see_ordering`), still by victim and attacker (and capture history)
+/// among themselves.
 const BAD_CAPTURE_ORDER: i32 = -(1 << 23) - (1 << 24);
 // Quiescence reads a capture's SEE from its sign after ordering: a losing
-// capture's score (even a king taking a queen's) stays negative.
-const _: () = assert!((1 << 24) + order_value(Role::King) * 64 + BAD_CAPTURE_ORDER < 0);
+// capture's score (even a king taking a queen's, with the largest capture
+// history) stays negative, and below every quiet move's.
+const _: () = assert!(
+    (1 << 24)
+        + order_value(Role::King) * 64 * MVV_LVA_SCALE
+        + CAPTURE_HISTORY_SPAN
+        + BAD_CAPTURE_ORDER
+        < -(1 << 22)
+);
+// A winning capture (a king taking a pawn, with the lowest capture history)
+// stays above the promotions and the killers.
+const _: () = assert!(
+    (1 << 24) + (order_value(Role::Pawn) * 64 - order_value(Role::King)) * MVV_LVA_SCALE
+        - CAPTURE_HISTORY_SPAN
+        > (1 << 23) + order_value(Role::Queen)
+);
 
 /// Where a line of the quiescence search ends.
 #[derive(Clone, Copy, Debug)]
@@ -334,6 +379,10 @@ pub struct Worker<'a, V: Variant> {
     /// plies after it, indexed by [`piece_to`] as `earlier * PIECE_TO +
     /// this`.
     continuation: Vec<i32>,
+    /// Capture history (`capture_history`; empty when off): a score for
+    /// each capture by its moving piece and destination ([`piece_to`]) and
+    /// the role it takes, at `piece_to * Role::ALL.len() + role`.
+    capture_history: Vec<i32>,
     /// The [`piece_to`] index of the move played at each ply of the current
     /// path (`None`: a null move, or `continuation_history` off), set with
     /// `played`.
@@ -395,6 +444,11 @@ impl<'a, V: Variant> Worker<'a, V> {
             } else {
                 Vec::new()
             },
+            capture_history: if settings.capture_history != 0 {
+                vec![0; PIECE_TO * Role::ALL.len()]
+            } else {
+                Vec::new()
+            },
             played_piece_to: vec![None; MAX_PLY + 2],
             game_ply: history.len(),
             keys: history.to_vec(),
@@ -434,6 +488,9 @@ impl<'a, V: Variant> Worker<'a, V> {
         for (c, old) in self.continuation.iter_mut().zip(&saved.continuation) {
             *c = old / 2;
         }
+        for (c, old) in self.capture_history.iter_mut().zip(&saved.capture_history) {
+            *c = old / 2;
+        }
         let moved = self.game_ply.wrapping_sub(saved.game_ply);
         if (1..saved.killers.len()).contains(&moved) {
             for (k, old) in self.killers.iter_mut().zip(&saved.killers[moved..]) {
@@ -458,6 +515,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             history: self.history.clone(),
             counters: self.counters.clone(),
             continuation: self.continuation.clone(),
+            capture_history: self.capture_history.clone(),
         });
     }
 
@@ -539,6 +597,109 @@ impl<'a, V: Variant> Worker<'a, V> {
         [back(1), back(2)]
     }
 
+    /// The index in `capture_history` of the capture `m` by `us`.
+    #[inline]
+    fn capture_index(pos: &Position<V>, us: Color, m: Move) -> usize {
+        moved_piece_to(pos, us, m) * Role::ALL.len() + captured_role(pos, m).index()
+    }
+
+    /// The capture history's term in the ordering score of the capture `m`
+    /// by `us`: its score scaled from plus or minus the cap to plus or minus
+    /// [`CAPTURE_HISTORY_SPAN`] (0 with `capture_history` off).
+    #[inline]
+    fn capture_order(&self, pos: &Position<V>, us: Color, m: Move) -> i32 {
+        if self.capture_history.is_empty() {
+            return 0;
+        }
+        let h = i64::from(self.capture_history[Self::capture_index(pos, us, m)]);
+        let scaled = h * i64::from(CAPTURE_HISTORY_SPAN) / i64::from(self.settings.history_max);
+        scaled.clamp(
+            -i64::from(CAPTURE_HISTORY_SPAN),
+            i64::from(CAPTURE_HISTORY_SPAN),
+        ) as i32
+    }
+
+    /// Learns from a quiet move `m` by `us` that cut off at `depth` after the
+    /// quiet moves `tried` did not: its history and continuation entries
+    /// after the moves at `cont` rise, and with `history_gravity` (or
+    /// `history_malus`) those of `tried` fall.
+    fn reward_quiet(
+        &mut self,
+        pos: &Position<V>,
+        us: Color,
+        m: Move,
+        depth: i32,
+        tried: &[Move],
+        cont: [Option<usize>; 2],
+    ) {
+        let sp = self.settings;
+        let cut_piece_to = moved_piece_to(pos, us, m);
+        if sp.history_gravity != 0 {
+            let (bonus, limit) = (sp.history_bonus(depth), sp.history_max);
+            gravity(&mut self.history[Self::history_index(us, m)], bonus, limit);
+            for &q in tried {
+                gravity(&mut self.history[Self::history_index(us, q)], -bonus, limit);
+            }
+            for offset in cont.into_iter().flatten() {
+                gravity(&mut self.continuation[offset + cut_piece_to], bonus, limit);
+                for &q in tried {
+                    let i = offset + moved_piece_to(pos, us, q);
+                    gravity(&mut self.continuation[i], -bonus, limit);
+                }
+            }
+            return;
+        }
+        let h = &mut self.history[Self::history_index(us, m)];
+        *h = (*h + depth * depth).min(sp.history_max);
+        if sp.history_malus != 0 {
+            for &q in tried {
+                let h = &mut self.history[Self::history_index(us, q)];
+                *h = (*h - depth * depth).max(-sp.history_max);
+            }
+        }
+        for offset in cont.into_iter().flatten() {
+            let c = &mut self.continuation[offset + cut_piece_to];
+            *c = (*c + depth * depth).min(sp.history_max);
+            if sp.history_malus != 0 {
+                for &q in tried {
+                    let i = offset + moved_piece_to(pos, us, q);
+                    let c = &mut self.continuation[i];
+                    *c = (*c - depth * depth).max(-sp.history_max);
+                }
+            }
+        }
+    }
+
+    /// Learns from a cutoff at `depth` by the move `m` of `us`
+    /// (`capture_history`): a capture's capture history rises with gravity,
+    /// and that of each capture in `tried` (searched before it, no cutoff)
+    /// falls.
+    fn reward_captures(
+        &mut self,
+        pos: &Position<V>,
+        us: Color,
+        m: Move,
+        depth: i32,
+        tried: &[Move],
+    ) {
+        let sp = self.settings;
+        let (bonus, limit) = (sp.history_bonus(depth), sp.history_max);
+        if pos.is_capture(m) {
+            gravity(
+                &mut self.capture_history[Self::capture_index(pos, us, m)],
+                bonus,
+                limit,
+            );
+        }
+        for &c in tried {
+            gravity(
+                &mut self.capture_history[Self::capture_index(pos, us, c)],
+                -bonus,
+                limit,
+            );
+        }
+    }
+
     /// Ordering score of the quiet move `m` by `us`: its history, plus its
     /// continuation entries after the moves at `cont` when there are any,
     /// kept below the counter move and above the losing captures.
@@ -557,8 +718,9 @@ impl<'a, V: Variant> Worker<'a, V> {
         (h + c).clamp(-(1 << 22), (1 << 22) - 3)
     }
 
-    /// Moves in search order: the table's move, captures and promotions,
-    /// the killers, the counter move (`counter`), then quiet moves by
+    /// Moves in search order: the table's move, captures (by victim and
+    /// attacker, with `capture_history` plus its term) and promotions, the
+    /// killers, the counter move (`counter`), then quiet moves by
     /// history and, with `cont` (from [`Self::continuation_offsets`]), the
     /// continuation history (and last, with `see_ordering`, the captures
     /// that lose their exchange).
@@ -579,6 +741,11 @@ impl<'a, V: Variant> Worker<'a, V> {
                 let s = if Some(m) == tt_move {
                     TT_MOVE_ORDER
                 } else if let Some(s) = tactical_order(pos, m) {
+                    let s = if pos.is_capture(m) {
+                        s + self.capture_order(pos, us, m)
+                    } else {
+                        s
+                    };
                     if see_ordering && pos.is_capture(m) && see(pos, m) < 0 {
                         s + BAD_CAPTURE_ORDER
                     } else {
@@ -821,8 +988,12 @@ impl<'a, V: Variant> Worker<'a, V> {
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        // Quiet moves searched so far that did not cut off (`history_malus`).
+        // Quiet moves searched so far that did not cut off (`history_malus`,
+        // `history_gravity`), and captures (`capture_history`).
         let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut captures_tried: Vec<Move> = Vec::new();
+        let track_quiets = sp.history_malus != 0 || sp.history_gravity != 0;
+        let track_captures = sp.capture_history != 0;
         // Move-count and futility pruning of quiet moves near the leaves:
         // never in a PV node, in check, at the root, or where suicide or
         // losers force a capture.
@@ -915,36 +1086,22 @@ impl<'a, V: Variant> Worker<'a, V> {
                                 k[1] = k[0];
                                 k[0] = Some(m);
                             }
-                            let h = &mut self.history[Self::history_index(us, m)];
-                            *h = (*h + depth * depth).min(sp.history_max);
-                            if sp.history_malus != 0 {
-                                for &q in &quiets_tried {
-                                    let h = &mut self.history[Self::history_index(us, q)];
-                                    *h = (*h - depth * depth).max(-sp.history_max);
-                                }
-                            }
-                            let cut_piece_to = moved_piece_to(pos, us, m);
-                            for offset in cont.into_iter().flatten() {
-                                let c = &mut self.continuation[offset + cut_piece_to];
-                                *c = (*c + depth * depth).min(sp.history_max);
-                                if sp.history_malus != 0 {
-                                    for &q in &quiets_tried {
-                                        let i = offset + moved_piece_to(pos, us, q);
-                                        let c = &mut self.continuation[i];
-                                        *c = (*c - depth * depth).max(-sp.history_max);
-                                    }
-                                }
-                            }
+                            self.reward_quiet(pos, us, m, depth, &quiets_tried, cont);
                             if let Some(slot) = counter_slot {
                                 self.counters[slot] = Some(m);
                             }
+                        }
+                        if track_captures {
+                            self.reward_captures(pos, us, m, depth, &captures_tried);
                         }
                         break;
                     }
                 }
             }
-            if quiet && sp.history_malus != 0 {
+            if quiet && track_quiets {
                 quiets_tried.push(m);
+            } else if track_captures && pos.is_capture(m) {
+                captures_tried.push(m);
             }
         }
         if excluded.is_some() {
@@ -1765,6 +1922,114 @@ mod tests {
     }
 
     #[test]
+    fn gravity_keeps_a_score_within_its_limit() {
+        let mut h = 0;
+        for _ in 0..1000 {
+            gravity(&mut h, 300, 1000);
+            assert!((0..=1000).contains(&h), "{h}");
+        }
+        assert!(h > 990, "it converges to the limit: {h}");
+        let at_limit = h;
+        gravity(&mut h, -300, 1000);
+        assert!(
+            h < at_limit - 500,
+            "a malus near the bound moves it most: {h}"
+        );
+        let mut low = -1000;
+        gravity(&mut low, -1000, 1000);
+        assert_eq!(low, -1000);
+    }
+
+    #[test]
+    fn history_gravity_lowers_the_tried_moves_within_the_cap_only_when_enabled() {
+        let pos = Position::<Chess>::startpos();
+        let params = EvalParams::default_for(Chess::KIND);
+        let run = |history_gravity: i32| {
+            let settings = SearchParams {
+                history_gravity,
+                continuation_history: 1,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            w.iterate(&pos, 6, &mut |_| {});
+            let cap = settings.history_max;
+            let lowered = w.history.iter().filter(|&&h| h < 0).count();
+            let continuation_lowered = w.continuation.iter().filter(|&&c| c < 0).count();
+            let bounded = w
+                .history
+                .iter()
+                .chain(&w.continuation)
+                .all(|h| h.abs() <= cap);
+            (lowered, continuation_lowered, bounded, w.history)
+        };
+        let (lowered, continuation_lowered, bounded, off) = run(0);
+        assert_eq!((lowered, continuation_lowered), (0, 0), "off: only raised");
+        assert!(bounded);
+        let (lowered, continuation_lowered, bounded, on) = run(1);
+        assert!(lowered > 0, "quiet moves before a cutoff lose history");
+        assert!(continuation_lowered > 0, "and their continuation entries");
+        assert!(bounded, "gravity keeps every score within the cap");
+        assert_ne!(on, off);
+    }
+
+    #[test]
+    fn capture_history_learns_and_orders_captures_only_when_enabled() {
+        // Two undefended knights: exf5 (pawn takes knight) comes before
+        // Qxb4 (queen takes knight) by victim and attacker alone.
+        let fen = "6k1/8/8/5n2/1n2P3/8/3Q4/6K1 w - - 0 1";
+        let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
+        let params = EvalParams::default_for(Chess::KIND);
+        let pxn = pos.parse_uci("e4f5").expect("legal");
+        let qxn = pos.parse_uci("d2b4").expect("legal");
+        let first = |capture_history: i32, favour_queen: bool| {
+            let settings = SearchParams {
+                capture_history,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            if favour_queen {
+                let i = Worker::<Chess>::capture_index(&pos, Color::White, qxn);
+                w.capture_history[i] = settings.history_max;
+            }
+            let ordered = w.order_moves(&pos, &pos.legal_moves(), None, 1, None, [None, None]);
+            ordered[0].1
+        };
+        assert_eq!(first(0, false), pxn, "victim, then the cheaper attacker");
+        assert_eq!(first(1, false), pxn, "no history yet: the same order");
+        assert_eq!(first(1, true), qxn, "a capture that often cut off first");
+
+        // A search fills the table (raised and lowered, within the cap)
+        // only when enabled.
+        let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+        let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
+        let run = |capture_history: i32| {
+            let settings = SearchParams {
+                capture_history,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            w.iterate(&pos, 6, &mut |_| {});
+            let raised = w.capture_history.iter().filter(|&&c| c > 0).count();
+            let lowered = w.capture_history.iter().filter(|&&c| c < 0).count();
+            let cap = settings.history_max;
+            let bounded = w.capture_history.iter().all(|c| c.abs() <= cap);
+            (w.capture_history.len(), raised, lowered, bounded)
+        };
+        assert_eq!(run(0), (0, 0, 0, true), "off: no table");
+        let (len, raised, lowered, bounded) = run(1);
+        assert_eq!(len, PIECE_TO * Role::ALL.len());
+        assert!(raised > 0, "captures that cut off gain");
+        assert!(lowered > 0, "captures searched before a cutoff lose");
+        assert!(bounded);
+    }
+
+    #[test]
     fn repetition_is_not_seen_through_a_null_move() {
         let pos = Position::<Chess>::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 10 40").expect("valid");
         let params = EvalParams::default_for(Chess::KIND);
@@ -1786,7 +2051,10 @@ mod tests {
     fn killers_and_history_follow_the_game_when_kept() {
         let pos = Position::<Chess>::startpos();
         let params = EvalParams::default_for(Chess::KIND);
-        let keep = SearchParams::default();
+        let keep = SearchParams {
+            capture_history: 1,
+            ..SearchParams::default()
+        };
         assert_eq!(keep.keep_heuristics, 1);
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &keep);
@@ -1794,14 +2062,15 @@ mod tests {
         let mut w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2]);
         w.killers[3][0] = Some(killer);
         w.history[7] = 100;
+        w.capture_history[9] = -100;
         w.save_heuristics();
         // Two plies later the killer of ply 3 is one of ply 1.
         let w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2, 3, 4]);
         assert_eq!(w.killers[1][0], Some(killer));
-        assert_eq!(w.history[7], 50);
+        assert_eq!((w.history[7], w.capture_history[9]), (50, -50));
         // Taken once; a new game forgets them; off, they are never read.
         let w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2, 3, 4]);
-        assert_eq!(w.history[7], 0);
+        assert_eq!((w.history[7], w.capture_history[9]), (0, 0));
         let mut new_game = Shared::new(1);
         let mut w = Worker::<Chess>::new(0, &new_game, &params, &keep, &clock, &[1, 2]);
         w.killers[3][0] = Some(killer);

@@ -360,7 +360,8 @@ search_params! {
     aspiration_growth: i32 = 2, 2..=16;
     /// History heuristic: cap of a move's history score (below the counter
     /// move's ordering score, 2^22 - 2, and the killers' above it, so
-    /// history never outranks either).
+    /// history never outranks either); with `history_gravity` and for
+    /// `capture_history`, the bound the scores converge within.
     history_max: i32 = 1 << 20, 1..=4194301;
     /// History malus: 1 lowers the history of every quiet move searched
     /// before a quiet move that cut off, by as much as the cutoff move's
@@ -376,6 +377,34 @@ search_params! {
     /// the history is, and orders quiet moves by the history plus both
     /// entries; 0 orders them by the history alone.
     continuation_history: i32 = 0, 0..=1;
+    /// History gravity: 1 updates the history and the continuation entries
+    /// Stockfish's way, `h += bonus - h * |bonus| / history_max`, with
+    /// `+bonus` for a quiet move that cut off and `-bonus` for every quiet
+    /// move searched before it in that node (so each score stays within
+    /// plus or minus `history_max` and old evidence fades as new comes in);
+    /// 0 adds depth squared to the cutoff move, saturating at the cap (and
+    /// subtracts it with `history_malus`).
+    history_gravity: i32 = 0, 0..=1;
+    /// History bonus of a cutoff at remaining depth `d` (with
+    /// `history_gravity` and for `capture_history`): `history_bonus_quad *
+    /// d * d + history_bonus_linear * d - history_bonus_offset`, at most
+    /// `history_bonus_max` (and never below 0 nor above `history_max`).
+    history_bonus_quad: i32 = 1024, 0..=1000000;
+    /// History bonus: coefficient of the depth (see `history_bonus_quad`).
+    history_bonus_linear: i32 = 8192, 0..=1000000;
+    /// History bonus: constant subtracted (see `history_bonus_quad`).
+    history_bonus_offset: i32 = 8192, 0..=1000000;
+    /// History bonus: largest bonus (see `history_bonus_quad`).
+    history_bonus_max: i32 = 102400, 0..=4194301;
+    /// Capture history: 1 keeps a table of capture scores by the moving
+    /// piece (with its colour), the destination and the captured piece,
+    /// raised with gravity (as `history_gravity`) for a capture that cut
+    /// off and lowered for the captures searched before a cutoff, and adds
+    /// it, scaled to at most one victim step, to the victim-then-attacker
+    /// order of the captures (the static exchange's good/bad split stays);
+    /// kept between searches with the history; 0 orders captures by victim
+    /// and attacker alone.
+    capture_history: i32 = 0, 0..=1;
     /// Lazy SMP: helper threads skip ahead on alternate depths beyond this depth.
     smp_skip_min_depth: i32 = 2, 0..=100;
     /// Time management: moves to go assumed when the protocol gives none.
@@ -588,6 +617,19 @@ impl SearchParams {
         })
     }
 
+    /// History bonus of a cutoff at remaining depth `depth` (`history_bonus_*`):
+    /// never below 0 nor above `history_max`, so an update with gravity keeps
+    /// a score within plus or minus the cap.
+    #[inline]
+    pub fn history_bonus(&self, depth: i32) -> i32 {
+        let d = i64::from(depth.max(0));
+        let b = i64::from(self.history_bonus_quad) * d * d
+            + i64::from(self.history_bonus_linear) * d
+            - i64::from(self.history_bonus_offset);
+        let cap = self.history_bonus_max.min(self.history_max);
+        b.clamp(0, i64::from(cap)) as i32
+    }
+
     /// Late-move reduction in plies for `depth` and move number `n`.
     #[inline]
     pub fn reduction(&self, depth: i32, n: usize) -> i32 {
@@ -732,6 +774,24 @@ mod tests {
         assert_eq!(atomic("check_extension = 0").check_extension, 0);
         let p = atomic("rfp_margin = 120");
         assert_eq!((p.rfp_margin, p.check_extension), (120, 1));
+    }
+
+    #[test]
+    fn the_history_bonus_grows_with_depth_within_its_caps() {
+        let p = SearchParams::default();
+        assert_eq!(p.history_bonus(0), 0, "never negative");
+        assert_eq!(p.history_bonus(1), 1024);
+        assert_eq!(p.history_bonus(3), 9 * 1024 + 3 * 8192 - 8192);
+        assert_eq!(p.history_bonus(100), p.history_bonus_max);
+        let small_cap = SearchParams {
+            history_max: 500,
+            ..SearchParams::default()
+        };
+        assert_eq!(
+            small_cap.history_bonus(100),
+            500,
+            "never above the history cap"
+        );
     }
 
     #[test]
