@@ -825,12 +825,11 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
         let attacked = &mut attacks[color.index()];
         // The squares around the enemy king, for the attack by units (not in
         // knightmate: its royal piece is a knight, `eval/knightmate.rs`).
-        let their_king = if V::ROYAL && !V::ROYAL_KNIGHT {
-            pos.king(color.other())
+        let their_zone = if V::ROYAL_KNIGHT {
+            Bitboard(0)
         } else {
-            None
+            zones[color.other().index()]
         };
-        let their_zone = their_king.map_or(Bitboard(0), king_attacks);
         let king_attack = &mut king_attack_by[color.index()];
         let reached = &mut reached[color.index()];
         for role in Role::ALL {
@@ -864,7 +863,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
             }
         }
         attacked.all |= attacked.pawns;
-        pawns::terms(pos, color, sign, acc);
+        pawns::terms(pos, color, sign, attacks[color.other().index()].pawns, acc);
         let bishops = b.pieces(color, Role::Bishop);
         if (bishops & Bitboard::LIGHT).any() && (bishops & Bitboard::DARK).any() {
             acc.add(idx::BISHOP_PAIR, sign);
@@ -882,17 +881,15 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     // Each king's own terms, once both sides' attacks (the danger) are in.
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
-        // The attack by units on this king, counted for its attacker.
-        let attack = king_attack_by[color.other().index()];
-        if V::ROYAL && !V::ROYAL_KNIGHT && king_attack_wanted && attack.is_attack() {
-            if let Some(k) = pos.king(color) {
-                let row = attack.table_index(safe_checks_on(color, k));
-                acc.add(idx::KING_ATTACK + row, -sign);
-            }
-        }
         if V::ROYAL {
             if let Some(k) = pos.king(color) {
                 let zone = zones[color.index()];
+                // The attack by units on this king, counted for its attacker.
+                let attack = king_attack_by[color.other().index()];
+                if !V::ROYAL_KNIGHT && king_attack_wanted && attack.is_attack() {
+                    let row = attack.table_index(safe_checks_on(color, k));
+                    acc.add(idx::KING_ATTACK + row, -sign);
+                }
                 if !V::ROYAL_KNIGHT {
                     let front = zone
                         & Bitboard::rank(if color.is_white() {
@@ -1029,9 +1026,10 @@ mod tests {
         })
     }
 
-    fn king_danger_matches_the_square_by_square_count<V: Variant>() {
+    /// Calls `check` on each position of 400 plies of deterministic
+    /// playouts of `V` (a new game from the start after each end).
+    fn for_playout_positions<V: Variant>(mut check: impl FnMut(&Position<V>)) {
         let mut pos = Position::<V>::startpos();
-        let mut seen = 0;
         for i in 0..400 {
             let moves = pos.legal_moves();
             if moves.is_empty() || V::end_by_rule(&pos).is_some() {
@@ -1039,11 +1037,18 @@ mod tests {
                 continue;
             }
             pos = pos.play_unchecked(moves[(i * 7 + i / 5) % moves.len()]);
-            let expected =
-                danger_by_squares(&pos, Color::Black) - danger_by_squares(&pos, Color::White);
-            seen += expected.abs();
-            assert_eq!(features(&pos)[idx::KING_DANGER], expected, "{}", pos.fen());
+            check(&pos);
         }
+    }
+
+    fn king_danger_matches_the_square_by_square_count<V: Variant>() {
+        let mut seen = 0;
+        for_playout_positions::<V>(|pos| {
+            let expected =
+                danger_by_squares(pos, Color::Black) - danger_by_squares(pos, Color::White);
+            seen += expected.abs();
+            assert_eq!(features(pos)[idx::KING_DANGER], expected, "{}", pos.fen());
+        });
         assert!(seen > 0, "no position had any king danger");
     }
 
@@ -1060,26 +1065,18 @@ mod tests {
     fn safe_checks_match_the_square_by_square_count() {
         // Threecheck counts every king's safe checks: the sum of its group is
         // Black's king's minus White's (each counted against its owner).
-        use movegen::variants::ThreeCheck;
-        let mut pos = Position::<ThreeCheck>::startpos();
         let mut seen = 0;
-        for i in 0..400 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() || ThreeCheck::end_by_rule(&pos).is_some() {
-                pos = Position::<ThreeCheck>::startpos();
-                continue;
-            }
-            pos = pos.play_unchecked(moves[(i * 5 + i / 3) % moves.len()]);
+        for_playout_positions::<movegen::variants::ThreeCheck>(|pos| {
             let slow = |c: Color| {
                 pos.king(c)
-                    .map_or(0, |k| king_attack::safe_checks_by_squares(&pos, c, k))
+                    .map_or(0, |k| king_attack::safe_checks_by_squares(pos, c, k))
             };
             let expected = slow(Color::Black) - slow(Color::White);
             seen += slow(Color::Black) + slow(Color::White);
-            let f = features(&pos);
+            let f = features(pos);
             let got: i32 = f[idx::SAFE_CHECKS..idx::SAFE_CHECKS + 4].iter().sum();
             assert_eq!(got, expected, "{}", pos.fen());
-        }
+        });
         assert!(seen > 0, "no position had a safe check");
     }
 

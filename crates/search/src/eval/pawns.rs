@@ -53,11 +53,13 @@ fn distance(a: Square, b: Square) -> i32 {
 }
 
 /// Adds the pawn terms of `color` to `acc` (White's view: `sign` is +1 for
-/// White, -1 for Black).
+/// White, -1 for Black); `their_pawn_attacks` are the squares the enemy's
+/// pawns attack (the evaluation's walk has them).
 pub(super) fn terms<V: Variant, A: Accumulator>(
     pos: &Position<V>,
     color: Color,
     sign: i32,
+    their_pawn_attacks: Bitboard,
     acc: &mut A,
 ) {
     let b = pos.board();
@@ -76,12 +78,6 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
         || acc.wants(idx::ISOLATED_PAWN, 1)
         || acc.wants(idx::BACKWARD_PAWN, 1)
         || acc.wants(idx::CONNECTED_PAWN, 8);
-    let mut their_pawn_attacks = Bitboard::EMPTY;
-    if structure {
-        for sq in theirs {
-            their_pawn_attacks |= pawn_attacks(them, sq);
-        }
-    }
     let (own_king, their_king) = (pos.king(color), pos.king(them));
     for sq in ours {
         let rank = sq.relative(color).rank() as usize;
