@@ -1827,9 +1827,11 @@ mod tests {
         let pos = Position::<Chess>::startpos();
         let params = EvalParams::default_for(Chess::KIND);
         let run = |on: i32| {
+            // Without gravity, which lowers tried moves on its own.
             let settings = SearchParams {
                 history_malus: on,
                 counter_moves: on,
+                history_gravity: 0,
                 ..SearchParams::default()
             };
             let shared = Shared::new(1);
