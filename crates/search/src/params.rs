@@ -522,10 +522,11 @@ impl SearchParams {
         let continuation_history = i32::from(kind == VariantKind::ThreeCheck);
         // History gravity (Stockfish's update with a malus; on in
         // `SearchParams::default`): chess +28.8 Elo [16, 42], H1 in 2091
-        // games (5000 nodes); threecheck -15.1 [-33, 3], losers -17.9
-        // [-30, -6], knightmate -1.2 [-16, 14], undecided after 1500, off;
-        // suicide and atomic: see data/sprt/log.csv.
-        let history_gravity = i32::from(kind == VariantKind::Chess);
+        // games, suicide +12.9 [5, 21], H1 in 3106 (5000 nodes);
+        // threecheck -15.1 [-33, 3], losers -17.9 [-30, -6], knightmate
+        // -1.2 [-16, 14], undecided after 1500, off; atomic +18.0 [6, 30],
+        // undecided after 3000, off until it passes.
+        let history_gravity = i32::from(matches!(kind, VariantKind::Chess | VariantKind::Suicide));
         SearchParams {
             check_extension,
             single_reply_extension,
@@ -760,7 +761,7 @@ mod tests {
             assert_eq!(d.futility_max_depth, lmp, "{kind:?}");
             let continuation = i32::from(kind == VariantKind::ThreeCheck);
             assert_eq!(d.continuation_history, continuation, "{kind:?}");
-            let gravity = i32::from(matches!(kind, VariantKind::Chess));
+            let gravity = i32::from(matches!(kind, VariantKind::Chess | VariantKind::Suicide));
             assert_eq!(d.history_gravity, gravity, "{kind:?}");
             assert_eq!(
                 SearchParams {
