@@ -522,11 +522,13 @@ impl SearchParams {
         let continuation_history = i32::from(kind == VariantKind::ThreeCheck);
         // History gravity (Stockfish's update with a malus; on in
         // `SearchParams::default`): chess +28.8 Elo [16, 42], H1 in 2091
-        // games, suicide +12.9 [5, 21], H1 in 3106 (5000 nodes);
-        // threecheck -15.1 [-33, 3], losers -17.9 [-30, -6], knightmate
-        // -1.2 [-16, 14], undecided after 1500, off; atomic +18.0 [6, 30],
-        // undecided after 3000, off until it passes.
-        let history_gravity = i32::from(matches!(kind, VariantKind::Chess | VariantKind::Suicide));
+        // games, suicide +12.9 [5, 21], H1 in 3106, atomic +17.9 [8, 28],
+        // H1 in 4149 (5000 nodes); threecheck -15.1 [-33, 3], losers -17.9
+        // [-30, -6], knightmate -1.2 [-16, 14], undecided after 1500, off.
+        let history_gravity = i32::from(matches!(
+            kind,
+            VariantKind::Chess | VariantKind::Suicide | VariantKind::Atomic
+        ));
         SearchParams {
             check_extension,
             single_reply_extension,
@@ -761,7 +763,10 @@ mod tests {
             assert_eq!(d.futility_max_depth, lmp, "{kind:?}");
             let continuation = i32::from(kind == VariantKind::ThreeCheck);
             assert_eq!(d.continuation_history, continuation, "{kind:?}");
-            let gravity = i32::from(matches!(kind, VariantKind::Chess | VariantKind::Suicide));
+            let gravity = i32::from(matches!(
+                kind,
+                VariantKind::Chess | VariantKind::Suicide | VariantKind::Atomic
+            ));
             assert_eq!(d.history_gravity, gravity, "{kind:?}");
             assert_eq!(
                 SearchParams {
