@@ -145,32 +145,6 @@ fn uci_child(limit_kb: Option<u64>) -> std::process::Child {
         .expect("varia starts")
 }
 
-/// Sends `script` and reads up to (and with) the line `last`; `None` if the
-/// output ends first.
-#[cfg(target_os = "linux")]
-fn send_until(
-    stdin: &mut std::process::ChildStdin,
-    stdout: &mut BufReader<std::process::ChildStdout>,
-    script: &str,
-    last: &str,
-) -> Option<Vec<String>> {
-    stdin.write_all(script.as_bytes()).ok()?;
-    stdin.flush().ok()?;
-    let mut lines = Vec::new();
-    loop {
-        let mut line = String::new();
-        if stdout.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end().to_string();
-        let done = line == last;
-        lines.push(line);
-        if done {
-            return Some(lines);
-        }
-    }
-}
-
 /// The peak address space of process `pid` in kB.
 #[cfg(target_os = "linux")]
 fn vm_peak_kb(pid: u32) -> u64 {
@@ -191,7 +165,7 @@ fn a_new_table_is_allocated_after_the_old_one_is_freed() {
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let script = "setoption name Hash value 1\nposition startpos\ngo depth 3\nisready\n";
-    send_until(&mut stdin, &mut stdout, script, "readyok").expect("a search");
+    send_until(&mut stdin, &mut stdout, script, |l| l == "readyok").expect("a search");
     let base_kb = vm_peak_kb(child.id());
     drop(stdin);
     assert!(child.wait().expect("exits").success());
@@ -215,7 +189,7 @@ fn a_new_table_is_allocated_after_the_old_one_is_freed() {
             "position startpos\ngo depth 3\nisready\n".to_string(),
         ),
     ] {
-        let got = send_until(&mut stdin, &mut stdout, &script, "readyok");
+        let got = send_until(&mut stdin, &mut stdout, &script, |l| l == "readyok");
         if got.is_none() {
             let out = child.wait_with_output().expect("exits");
             panic!(

@@ -383,9 +383,9 @@ fn setoption_of_a_weight_changes_the_search() {
     let score = |queen: &str| {
         let script = format!(
             "setoption name material.queen value {queen}\n\
-             position fen 4k3/8/8/8/8/8/8/3QK3 w - - 0 1\ngo depth 1\nquit\n"
+             position fen 4k3/8/8/8/8/8/8/3QK3 w - - 0 1\ngo depth 1\n"
         );
-        let out = ok_stdout(&varia_with_stdin(&["uci", "--tune"], &script));
+        let out = uci_until_bestmove(&["uci", "--tune"], &script);
         out.lines()
             .find(|l| l.starts_with("info depth 1 "))
             .and_then(|l| l.split(" score cp ").nth(1))

@@ -3,9 +3,9 @@
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
-use std::io::Write as _;
+use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
 use std::sync::OnceLock;
 
 /// The chess start position.
@@ -87,6 +87,56 @@ pub fn varia_with_stdin(args: &[&str], stdin: &str) -> Output {
     input.write_all(stdin.as_bytes()).expect("stdin written");
     drop(input);
     child.wait_with_output().expect("varia finishes")
+}
+
+/// Sends `script` and reads up to (and with) the line `last`; `None` if the
+/// output ends first. The engine's stdin stays open, so nothing it is doing
+/// is cut short by the end of its input.
+pub fn send_until(
+    stdin: &mut ChildStdin,
+    stdout: &mut BufReader<ChildStdout>,
+    script: &str,
+    last: impl Fn(&str) -> bool,
+) -> Option<Vec<String>> {
+    stdin.write_all(script.as_bytes()).ok()?;
+    stdin.flush().ok()?;
+    let mut lines = Vec::new();
+    loop {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end().to_string();
+        let done = last(&line);
+        lines.push(line);
+        if done {
+            return Some(lines);
+        }
+    }
+}
+
+/// Runs `varia <args>` (a UCI engine), sends `script`, which must start a
+/// search, and returns the output up to and with its `bestmove`; then sends
+/// `quit`. Unlike piping `go ...` and `quit` together, the search finishes
+/// on its own limits: `quit` or the end of input would stop it, however
+/// loaded the machine, before its last iteration.
+pub fn uci_until_bestmove(args: &[&str], script: &str) -> String {
+    let mut child = spawn_varia(args, Stdio::piped(), Stdio::piped(), Stdio::piped());
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
+    let lines = send_until(&mut stdin, &mut stdout, script, |l| {
+        l.starts_with("bestmove ")
+    });
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    let out = child.wait_with_output().expect("varia finishes");
+    match lines {
+        Some(lines) if out.status.success() => lines.join("\n") + "\n",
+        _ => panic!(
+            "no bestmove from varia {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    }
 }
 
 /// Runs `varia <sub>` with `script` on stdin; the stdout of a run that must
