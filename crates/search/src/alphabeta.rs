@@ -29,10 +29,13 @@
 //! force a capture: those nodes and the quiet sacrifices that force one are
 //! what decides these games), and behind switches move-count and futility
 //! pruning of quiet moves near the leaves (in no PV node, in check, or where
-//! suicide and losers force or offer a capture), internal iterative
+//! suicide and losers force or offer a capture), razoring (a node far below
+//! alpha near the leaves resolved by quiescence), internal iterative
 //! reduction of a node without a stored move, one ply more of late-move
 //! reduction where the static evaluation is not improving, less of it
-//! for a quiet move with a high history, ProbCut (a good capture that beats
+//! for a quiet move with a high history, more of it at an expected cut node
+//! (the later moves' zero-window searches and, alternately, the first moves
+//! below them) and under a capture from the table, ProbCut (a good capture that beats
 //! beta by a margin at a reduced depth cuts the node off), and the singular
 //! extension (the table's move one ply deeper when every other move fails
 //! low below its stored score, searched at the node's own ply with that
@@ -767,7 +770,10 @@ impl<'a, V: Variant> Worker<'a, V> {
         scored
     }
 
-    /// Principal variation search.
+    /// Principal variation search. `cut_node`: a zero-window node expected
+    /// to fail high (the later moves of a node, and every other node below
+    /// one on a line of first moves), where `lmr_cut_node` reduces more.
+    #[allow(clippy::too_many_arguments)]
     pub fn search(
         &mut self,
         pos: &Position<V>,
@@ -776,6 +782,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         mut depth: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
     ) -> i32 {
         self.pv[ply].clear();
         if ply > 0 {
@@ -867,6 +874,21 @@ impl<'a, V: Variant> Worker<'a, V> {
             {
                 return static_eval;
             }
+            // Razoring: so far below alpha that only a tactic could save
+            // the node, and quiescence finds none.
+            if depth <= sp.razor_max_depth
+                && !(capture_forced && sp.forced_capture_guard != 0)
+                && static_eval + sp.razor_base + sp.razor_margin * depth * depth < alpha
+                && alpha.abs() < MATE_BOUND
+            {
+                let s = self.qsearch(pos, alpha - 1, alpha, ply, 0, &mut NoObserver);
+                if self.stopped {
+                    return 0;
+                }
+                if s < alpha {
+                    return s;
+                }
+            }
             // Null move, where zugzwang is rare.
             if !V::MUST_CAPTURE
                 && depth >= sp.nmp_min_depth
@@ -885,8 +907,15 @@ impl<'a, V: Variant> Worker<'a, V> {
                         if sp.repetition_null_fence != 0 {
                             self.null_fence = Some(self.keys.len() - 1);
                         }
-                        let s =
-                            -self.search(&null, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                        let s = -self.search(
+                            &null,
+                            -beta,
+                            -beta + 1,
+                            depth - 1 - r,
+                            ply + 1,
+                            false,
+                            !cut_node,
+                        );
                         self.null_fence = outer_fence;
                         self.keys.pop();
                         if self.stopped {
@@ -969,6 +998,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                         singular_depth,
                         ply,
                         false,
+                        cut_node,
                     );
                     self.excluded[ply] = None;
                     if self.stopped {
@@ -1006,6 +1036,8 @@ impl<'a, V: Variant> Worker<'a, V> {
         // futility is decided once.
         let futile = depth <= sp.futility_max_depth
             && static_eval + sp.futility_base + sp.futility_margin * depth <= alpha;
+        // A capture stored as the best move: the quiet moves are likely worse.
+        let tt_move_is_capture = tt_move.is_some_and(|m| pos.is_capture(m));
         for (i, &(_, m)) in ordered.iter().enumerate() {
             if Some(m) == excluded {
                 continue;
@@ -1031,7 +1063,15 @@ impl<'a, V: Variant> Worker<'a, V> {
             let new_depth = depth - 1 + i32::from(Some(m) == singular_move);
             self.keys.push(child.key());
             let score = if i == 0 {
-                -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
+                -self.search(
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    pv_node,
+                    !pv_node && !cut_node,
+                )
             } else {
                 let mut r = 0;
                 if depth >= sp.lmr_min_depth
@@ -1050,14 +1090,37 @@ impl<'a, V: Variant> Worker<'a, V> {
                         // less (with the malus, one that failed more).
                         r -= self.quiet_order(pos, us, m, cont) / sp.lmr_history_divisor;
                     }
+                    if cut_node {
+                        r += sp.lmr_cut_node;
+                    }
+                    if tt_move_is_capture {
+                        r += sp.lmr_tt_capture;
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
-                if s > alpha && r > 0 {
-                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                let reduced = r > 0;
+                let mut s = -self.search(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    false,
+                    true,
+                );
+                if s > alpha && reduced {
+                    s = -self.search(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        false,
+                        !cut_node,
+                    );
                 }
                 if s > alpha && s < beta && pv_node {
-                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
+                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true, false);
                 }
                 s
             };
@@ -1158,7 +1221,9 @@ impl<'a, V: Variant> Worker<'a, V> {
             let window = (-probcut_beta, -probcut_beta + 1);
             let mut s = -self.qsearch(&child, window.0, window.1, ply + 1, 0, &mut NoObserver);
             if s >= probcut_beta && !self.stopped {
-                s = -self.search(&child, window.0, window.1, depth - 4, ply + 1, false);
+                // A move expected to beat beta leaves the opponent a node
+                // expected to fail low: not a cut node.
+                s = -self.search(&child, window.0, window.1, depth - 4, ply + 1, false, false);
             }
             self.keys.pop();
             if self.stopped {
@@ -1460,7 +1525,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             self.root_best = None;
             self.root_depth = d as i32;
             let score = loop {
-                let s = self.search(root, alpha, beta, d as i32, 0, true);
+                let s = self.search(root, alpha, beta, d as i32, 0, true, false);
                 if self.stopped {
                     break s;
                 }
@@ -1704,7 +1769,7 @@ mod tests {
             let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
             let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
             w.keys.push(pos.key());
-            w.search(&pos, -INF, INF, 6, 0, true);
+            w.search(&pos, -INF, INF, 6, 0, true, false);
             (w.nodes, shared.tt.probe(pos.key()).expect("stored").depth)
         };
         let (off_once, off_depth) = one_search(base.clone());
@@ -1794,16 +1859,60 @@ mod tests {
             Bound::Lower | Bound::Exact => (s - 1, s),
         };
         let before = w.nodes;
-        assert_eq!(w.search(&pos, alpha, beta, e.depth, 0, false), s);
+        assert_eq!(w.search(&pos, alpha, beta, e.depth, 0, false, false), s);
         assert_eq!(w.nodes, before + 1, "answered by the entry");
         w.excluded[0] = e.mv;
-        w.search(&pos, alpha, beta, e.depth, 0, false);
+        w.search(&pos, alpha, beta, e.depth, 0, false, false);
         assert!(w.nodes > before + 2, "the other moves are searched");
         assert_eq!(
             shared.tt.probe(pos.key()),
             Some(e),
             "the entry is left alone"
         );
+    }
+
+    /// More reduction at expected cut nodes and under a capture from the
+    /// table, and razoring, need not shrink a tree of fixed depth (a reduced
+    /// move that still fails high is searched again, a razored node changes
+    /// the iteration's best line), so these only change it when on.
+    #[test]
+    fn cut_node_reduction_tt_capture_reduction_and_razoring_change_the_tree_when_on() {
+        let off = middlegame_nodes(SearchParams::default());
+        let razor_margins_alone = middlegame_nodes(SearchParams {
+            razor_base: 0,
+            razor_margin: 0,
+            ..SearchParams::default()
+        });
+        assert_eq!(
+            razor_margins_alone, off,
+            "razoring off: its margins change nothing"
+        );
+        for (what, on) in [
+            (
+                "cut-node reduction",
+                SearchParams {
+                    lmr_cut_node: 2,
+                    ..SearchParams::default()
+                },
+            ),
+            (
+                "reduction under a capture from the table",
+                SearchParams {
+                    lmr_tt_capture: 1,
+                    ..SearchParams::default()
+                },
+            ),
+            (
+                "razoring",
+                SearchParams {
+                    razor_max_depth: 3,
+                    ..SearchParams::default()
+                },
+            ),
+        ] {
+            let nodes = middlegame_nodes(on);
+            assert_ne!(nodes, off, "{what}: {nodes} nodes, {off} without");
+        }
     }
 
     #[test]

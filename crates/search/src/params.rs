@@ -230,10 +230,28 @@ search_params! {
     /// (and, with `history_malus`, one that often failed more); 0: history
     /// plays no part.
     lmr_history_divisor: i32 = 0, 0..=1000000;
+    /// Late-move reduction: plies more for a quiet move of an expected cut
+    /// node (a zero-window node that its parent searched as a later move,
+    /// or the first move's child of an expected all node), where the first
+    /// moves usually refute and the rest matter little; 0: no difference.
+    lmr_cut_node: i32 = 0, 0..=4;
+    /// Late-move reduction: plies more for a quiet move of a node whose
+    /// move from the transposition table is a capture; 0: no difference.
+    lmr_tt_capture: i32 = 0, 0..=2;
     /// Reverse futility pruning: greatest remaining depth where it applies.
     rfp_max_depth: i32 = 6, 0..=20;
     /// Reverse futility pruning: margin per ply of depth, in centipawns.
     rfp_margin: i32 = 90, 0..=1000;
+    /// Razoring: greatest remaining depth where a non-PV node whose static
+    /// evaluation plus `razor_base + razor_margin * depth * depth` is below
+    /// alpha is resolved by quiescence, returning its score when that stays
+    /// below alpha too (0: never; not in check, nor where suicide or losers
+    /// force a capture).
+    razor_max_depth: i32 = 0, 0..=10;
+    /// Razoring: margin in centipawns at any depth.
+    razor_base: i32 = 250, 0..=5000;
+    /// Razoring: margin in centipawns per square of the depth.
+    razor_margin: i32 = 150, 0..=2000;
     /// Forced-capture games (suicide, losers): 1 turns reverse futility
     /// pruning off in a node whose side to move must capture, and late-move
     /// reductions off for a quiet move that leaves the opponent a capture it
