@@ -23,7 +23,8 @@
 //! destination and captured role) that adds to the victim-and-attacker
 //! order of the captures; where exchanges mean what they mean
 //! in chess, a static exchange evaluation ([`see`]) may send the captures
-//! that lose material after the quiet moves and out of quiescence. Pruning where it is sound for the game: null move (never in
+//! that lose material after the quiet moves, out of quiescence and, near
+//! the leaves, out of the main search (the quiet moves too). Pruning where it is sound for the game: null move (never in
 //! suicide or losers, where zugzwang is the rule, never in check), reverse
 //! futility, late move reductions (neither of them where suicide or losers
 //! force a capture: those nodes and the quiet sacrifices that force one are
@@ -1060,6 +1061,24 @@ impl<'a, V: Variant> Worker<'a, V> {
             {
                 continue;
             }
+            // SEE pruning: a move that loses too much in the exchange on its
+            // square, near the leaves.
+            if exchanges_are_chess_like::<V>()
+                && depth <= sp.see_prune_max_depth
+                && ply > 0
+                && i > 0
+                && !gives_check
+                && best > -MATE_BOUND
+            {
+                let margin = if quiet {
+                    sp.see_prune_quiet_margin * depth * depth
+                } else {
+                    sp.see_prune_capture_margin * depth
+                };
+                if see(pos, m) < -margin {
+                    continue;
+                }
+            }
             let new_depth = depth - 1 + i32::from(Some(m) == singular_move);
             self.keys.push(child.key());
             let score = if i == 0 {
@@ -1872,11 +1891,11 @@ mod tests {
     }
 
     /// More reduction at expected cut nodes and under a capture from the
-    /// table, and razoring, need not shrink a tree of fixed depth (a reduced
+    /// table, razoring and SEE pruning need not shrink a tree of fixed depth (a reduced
     /// move that still fails high is searched again, a razored node changes
     /// the iteration's best line), so these only change it when on.
     #[test]
-    fn cut_node_reduction_tt_capture_reduction_and_razoring_change_the_tree_when_on() {
+    fn cut_node_and_tt_capture_reductions_razoring_and_see_pruning_change_the_tree_when_on() {
         let off = middlegame_nodes(SearchParams::default());
         let razor_margins_alone = middlegame_nodes(SearchParams {
             razor_base: 0,
@@ -1906,6 +1925,13 @@ mod tests {
                 "razoring",
                 SearchParams {
                     razor_max_depth: 3,
+                    ..SearchParams::default()
+                },
+            ),
+            (
+                "SEE pruning in the main search",
+                SearchParams {
+                    see_prune_max_depth: 6,
                     ..SearchParams::default()
                 },
             ),

@@ -340,6 +340,19 @@ search_params! {
     /// knightmate): 1 skips the captures that lose material in the exchange
     /// on their square (not in check; in threecheck not one that checks).
     see_qsearch_pruning: i32 = 1, 0..=1;
+    /// Static exchange evaluation in the main search (chess, threecheck,
+    /// knightmate): greatest remaining depth where a move that does not
+    /// check is not searched when its exchange loses more than
+    /// `see_prune_capture_margin * depth` (a capture or promotion) or
+    /// `see_prune_quiet_margin * depth * depth` (a quiet move, the piece
+    /// left to be taken on its square); never the first move of a node nor
+    /// at the root (0: never).
+    see_prune_max_depth: i32 = 0, 0..=20;
+    /// SEE pruning: centipawns per ply a capture may lose and be searched.
+    see_prune_capture_margin: i32 = 100, 0..=2000;
+    /// SEE pruning: centipawns per square of the depth a quiet move may
+    /// lose and be searched.
+    see_prune_quiet_margin: i32 = 25, 0..=2000;
     /// Quiescence: plies of forced captures (suicide, losers) before the
     /// static evaluation stands in for the rest of the chain.
     max_forced_qply: i32 = 6, 0..=64;

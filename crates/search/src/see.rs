@@ -50,7 +50,9 @@ fn least_valuable<V: Variant>(pos: &Position<V>, attackers: Bitboard) -> Option<
 
 /// The material the side to move wins (negative: loses) by playing the
 /// capture or promotion `m` and the best exchange on its square after it.
-/// A quiet move scores 0 (its promotion's gain if it promotes).
+/// A quiet move wins nothing (its promotion's gain if it promotes) and
+/// loses what the exchange on its destination takes from it: 0 on a safe
+/// square.
 pub fn see<V: Variant>(pos: &Position<V>, m: Move) -> i32 {
     let b = pos.board();
     let (from, to) = (m.from(), m.to());
@@ -67,20 +69,25 @@ pub fn see<V: Variant>(pos: &Position<V>, m: Move) -> i32 {
         .map_or(0, |r| see_value(r) - see_value(Role::Pawn));
     // gain[d]: what the side making the d-th capture has won if the
     // exchange stops right after it.
-    let mut gain = vec![victim + promotion_gain];
+    // At most one capture per piece on the board: 32 after the first.
+    let mut gain = [0i32; 33];
+    gain[0] = victim + promotion_gain;
+    let mut len = 1;
     let mut on_square = see_value(m.promotion().unwrap_or(mover));
     let mut side: Color = pos.turn().other();
-    while let Some((sq, role)) =
-        least_valuable(pos, pos.attackers_to(to, side, occupied) & occupied)
-    {
-        let last = gain[gain.len() - 1];
-        gain.push(on_square - last);
+    while len < gain.len() {
+        let Some((sq, role)) = least_valuable(pos, pos.attackers_to(to, side, occupied) & occupied)
+        else {
+            break;
+        };
+        gain[len] = on_square - gain[len - 1];
+        len += 1;
         on_square = see_value(role);
         occupied = occupied.without(sq);
         side = side.other();
     }
     // Each side may decline its capture: back up the choices.
-    for d in (1..gain.len()).rev() {
+    for d in (1..len).rev() {
         gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
     }
     gain[0]
