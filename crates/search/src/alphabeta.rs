@@ -1770,6 +1770,8 @@ mod tests {
         let base = SearchParams {
             lmp_max_depth: 0,
             futility_max_depth: 0,
+            lmr_cut_node: 0,
+            see_prune_max_depth: 0,
             ..SearchParams::default()
         };
         let off = nodes(base.clone());
@@ -1896,11 +1898,17 @@ mod tests {
     /// the iteration's best line), so these only change it when on.
     #[test]
     fn cut_node_and_tt_capture_reductions_razoring_and_see_pruning_change_the_tree_when_on() {
-        let off = middlegame_nodes(SearchParams::default());
+        // Every switch tested here off.
+        let base = SearchParams {
+            lmr_cut_node: 0,
+            see_prune_max_depth: 0,
+            ..SearchParams::default()
+        };
+        let off = middlegame_nodes(base.clone());
         let razor_margins_alone = middlegame_nodes(SearchParams {
             razor_base: 0,
             razor_margin: 0,
-            ..SearchParams::default()
+            ..base.clone()
         });
         assert_eq!(
             razor_margins_alone, off,
@@ -1911,28 +1919,28 @@ mod tests {
                 "cut-node reduction",
                 SearchParams {
                     lmr_cut_node: 2,
-                    ..SearchParams::default()
+                    ..base.clone()
                 },
             ),
             (
                 "reduction under a capture from the table",
                 SearchParams {
                     lmr_tt_capture: 1,
-                    ..SearchParams::default()
+                    ..base.clone()
                 },
             ),
             (
                 "razoring",
                 SearchParams {
                     razor_max_depth: 3,
-                    ..SearchParams::default()
+                    ..base.clone()
                 },
             ),
             (
                 "SEE pruning in the main search",
                 SearchParams {
                     see_prune_max_depth: 6,
-                    ..SearchParams::default()
+                    ..base.clone()
                 },
             ),
         ] {
