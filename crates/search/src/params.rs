@@ -561,16 +561,14 @@ impl SearchParams {
             VariantKind::Chess | VariantKind::Suicide | VariantKind::Atomic
         ));
         // SEE pruning in the main search (depth <= 6): chess +35.2 Elo [20.7,
-        // 49.8], H1 in 1755 games, knightmate +47.0 [30.2, 64.0], H1 in 1220
-        // (5000 nodes); it acts only where exchanges are chess's.
+        // 49.8], H1 in 1755 games, knightmate +47.0 [30.2, 64.0], H1 in 1220,
+        // threecheck +30.8 [17.3, 44.3], H1 in 2277 (5000 nodes); it acts
+        // only where exchanges are chess's.
         let see_prune_max_depth = match kind {
-            VariantKind::Chess | VariantKind::Knightmate => {
+            VariantKind::Chess | VariantKind::Knightmate | VariantKind::ThreeCheck => {
                 SearchParams::default().see_prune_max_depth
             }
-            VariantKind::ThreeCheck
-            | VariantKind::Suicide
-            | VariantKind::Atomic
-            | VariantKind::Losers => 0,
+            VariantKind::Suicide | VariantKind::Atomic | VariantKind::Losers => 0,
         };
         // Two plies more of late-move reduction at expected cut nodes: chess
         // +26.2 Elo [13.9, 38.7], H1 in 1804 games at 5000 nodes; the others
@@ -821,7 +819,10 @@ mod tests {
                 VariantKind::Chess | VariantKind::Suicide | VariantKind::Atomic
             ));
             assert_eq!(d.history_gravity, gravity, "{kind:?}");
-            let see_pruned = matches!(kind, VariantKind::Chess | VariantKind::Knightmate);
+            let see_pruned = matches!(
+                kind,
+                VariantKind::Chess | VariantKind::Knightmate | VariantKind::ThreeCheck
+            );
             assert_eq!(
                 d.see_prune_max_depth,
                 if see_pruned { 6 } else { 0 },
