@@ -1117,7 +1117,6 @@ impl<'a, V: Variant> Worker<'a, V> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let reduced = r > 0;
                 let mut s = -self.search(
                     &child,
                     -alpha - 1,
@@ -1127,7 +1126,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     false,
                     true,
                 );
-                if s > alpha && reduced {
+                if s > alpha && r > 0 {
                     s = -self.search(
                         &child,
                         -alpha - 1,

@@ -246,10 +246,11 @@ fn pawn_structure(w: &mut [i32]) {
 }
 
 /// Threats from common practice, both halves: a piece attacked by a pawn
-/// (by the piece attacked), and a piece attacked and not defended.
+/// (by the piece attacked), and a piece attacked and not defended; the
+/// commoner (knightmate's) as a minor piece.
 fn threats(w: &mut [i32]) {
-    let by_pawn = [0, 40, 40, 55, 65, 0, 0];
-    let hanging = [10, 30, 30, 35, 40, 0, 0];
+    let by_pawn = [0, 40, 40, 55, 65, 0, 40];
+    let hanging = [10, 30, 30, 35, 40, 0, 30];
     for half in [0, EG] {
         w[half + idx::THREAT_BY_PAWN..half + idx::THREAT_BY_PAWN + 7].copy_from_slice(&by_pawn);
         w[half + idx::HANGING..half + idx::HANGING + 7].copy_from_slice(&hanging);
@@ -384,10 +385,6 @@ impl EvalParams {
             // (data/sprt/eval/knightmate-chess-terms.toml).
             pawn_structure(&mut w);
             threats(&mut w);
-            for half in [0, EG] {
-                w[half + idx::THREAT_BY_PAWN + Role::Commoner as usize] = 40;
-                w[half + idx::HANGING + Role::Commoner as usize] = 30;
-            }
             passed_pawn_extras(&mut w);
             mobility_over_the_area(&mut w);
         }

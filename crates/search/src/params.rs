@@ -505,6 +505,9 @@ impl SearchParams {
     /// The defaults of `kind`: the shared [`Default`] with the fields a
     /// game's own SPRT rows set differently (data/sprt/log.csv).
     pub fn default_for(kind: VariantKind) -> SearchParams {
+        // `SearchParams::default` holds chess's values; a game that shares
+        // one of them takes it from there.
+        let chess = SearchParams::default();
         // Atomic: +29.7 Elo [12, 47], H1 in 881 games at 5000 nodes; chess:
         // -8 Elo, undecided after 1500; the others untested, so unchanged.
         let check_extension = match kind {
@@ -541,10 +544,7 @@ impl SearchParams {
             VariantKind::Chess
             | VariantKind::ThreeCheck
             | VariantKind::Knightmate
-            | VariantKind::Atomic => {
-                let d = SearchParams::default();
-                (d.lmp_max_depth, d.futility_max_depth)
-            }
+            | VariantKind::Atomic => (chess.lmp_max_depth, chess.futility_max_depth),
             VariantKind::Suicide | VariantKind::Losers => (0, 0),
         };
         // Continuation history: threecheck +47.7 Elo [31, 65], H1 in 1356
@@ -566,7 +566,7 @@ impl SearchParams {
         // only where exchanges are chess's.
         let see_prune_max_depth = match kind {
             VariantKind::Chess | VariantKind::Knightmate | VariantKind::ThreeCheck => {
-                SearchParams::default().see_prune_max_depth
+                chess.see_prune_max_depth
             }
             VariantKind::Suicide | VariantKind::Atomic | VariantKind::Losers => 0,
         };
@@ -574,7 +574,7 @@ impl SearchParams {
         // +26.2 Elo [13.9, 38.7], H1 in 1804 games at 5000 nodes; the others
         // untested, off.
         let lmr_cut_node = if kind == VariantKind::Chess {
-            SearchParams::default().lmr_cut_node
+            chess.lmr_cut_node
         } else {
             0
         };
@@ -589,7 +589,7 @@ impl SearchParams {
             futility_max_depth,
             see_ordering: see,
             see_qsearch_pruning: see,
-            ..SearchParams::default()
+            ..chess
         }
     }
 
