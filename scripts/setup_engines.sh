@@ -2,7 +2,7 @@
 # Installs the Debian engines varia is measured against (they land in
 # /usr/games, which is not on root's PATH; the scripts use full paths):
 #   fairymax (chess, knightmate), sjeng (chess, giveaway, losers),
-#   sjaakii (chess, 3check, knightmate), fairy-stockfish 11.1 (all but atomic)
+#   sjaakii (chess, 3check, knightmate), fairy-stockfish 11.1 (all but atomic),
 # libqt6core6, which cutechess-cli 1.5.1 needs to start, and the Python
 # packages of scripts/requirements.txt (pyffish, python-chess).
 set -euo pipefail

@@ -35,11 +35,11 @@ HASH=${HASH:-16}
 MARGIN=${MARGIN:-0}
 [ -x "$VARIA" ] || { echo "time_forfeits.sh: no varia binary at $VARIA (make build, or set VARIA)" >&2; exit 2; }
 [ $((GAMES % 2)) = 0 ] || { echo "time_forfeits.sh: GAMES must be even (openings are played twice)" >&2; exit 2; }
-mkdir -p "$OUT"
 if [ -n "${CUTECHESS:-}" ] && ! "$CUTECHESS" --version >/dev/null 2>&1; then
     echo "time_forfeits.sh: $CUTECHESS does not start (cutechess-cli 1.5 needs Qt 6: scripts/setup_engines.sh installs it)" >&2
     exit 2
 fi
+mkdir -p "$OUT"
 
 # cutechess-cli's names of the games.
 cutechess_name() {
