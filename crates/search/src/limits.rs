@@ -153,7 +153,10 @@ impl Budget {
                         .unwrap_or(params.moves_to_go_default as u32)
                         .clamp(1, params.moves_to_go_max as u32);
                     let base = left / mtg + permille(inc, params.increment_permille);
-                    let cap = permille(left, params.cap_permille);
+                    let reserve = limits
+                        .move_overhead
+                        .saturating_mul(params.reserve_overheads as u32);
+                    let cap = permille(left.saturating_sub(reserve), params.cap_permille);
                     let soft_t = permille(base, params.soft_permille);
                     let hard_t = permille(base, params.hard_permille);
                     soft = Some(soft_t.min(cap).max(Duration::from_millis(1)));
@@ -355,10 +358,43 @@ mod tests {
                 .hard()
                 .unwrap()
         };
-        // 2/5 of what is left after the overhead.
+        // 3 s / 30 moves, times 3; with a large overhead, the cap (2/5 of
+        // what is left after it and the reserve of five more) binds first.
         assert_eq!(clock(0), Duration::from_millis(300));
-        assert_eq!(clock(1500), Duration::from_millis(150));
+        assert_eq!(clock(400), Duration::from_millis((3000 - 6 * 400) * 2 / 5));
+        assert_eq!(clock(500), Duration::from_millis(1));
         assert_eq!(clock(5000), Duration::from_millis(1));
+    }
+
+    #[test]
+    fn a_bank_played_down_to_the_increment_keeps_its_reserve() {
+        let on = |bank: u64, reserve_overheads: i32| {
+            let l = Limits {
+                wtime: Some(Duration::from_millis(bank)),
+                winc: Duration::from_millis(10),
+                ..Limits::default()
+            };
+            let params = SearchParams {
+                reserve_overheads,
+                ..SearchParams::default()
+            };
+            Clock::start(&l, Color::White, 1, &params).hard().unwrap()
+        };
+        // 1+0.01 with the default 15 ms overhead: a bank of 90 ms (the
+        // overhead and the reserve of five more) or less plays at the
+        // minimum, so each move costs less than the increment brings in.
+        // Without the reserve a 40 ms bank spent 10 ms, plus the reply's
+        // lag: the bank drained to a few milliseconds.
+        for bank in [20, 40, 60, 90] {
+            assert_eq!(on(bank, 5), Duration::from_millis(1), "bank {bank} ms");
+        }
+        assert_eq!(on(40, 0), Duration::from_millis(10));
+        // Above it the cap grows with the bank again.
+        assert_eq!(on(140, 5), Duration::from_millis(20));
+        // A healthy bank budgets as without the reserve.
+        for bank in [1000, 5000, 60_000] {
+            assert_eq!(on(bank, 5), on(bank, 0), "bank {bank} ms");
+        }
     }
 
     fn stability_on() -> SearchParams {

@@ -448,8 +448,17 @@ search_params! {
     soft_permille: i32 = 600, 1..=10000;
     /// Time management: hard limit (stop mid-iteration) as permille of the base budget.
     hard_permille: i32 = 3000, 1..=10000;
-    /// Time management: neither limit exceeds this permille of the time left.
+    /// Time management: neither limit exceeds this permille of the time left
+    /// after the move overhead and the reserve (`reserve_overheads`).
     cap_permille: i32 = 400, 1..=1000;
+    /// Time management: move overheads kept back from the bank, beyond the
+    /// one every move pays, before `cap_permille` is taken of it. A game
+    /// played down to the increment then settles with this much in hand
+    /// (a bank below it plays at the 1 ms minimum and grows on the
+    /// increment), not a few milliseconds that one slow reply oversteps;
+    /// the cap binds only on a bank of a few increments, so healthy banks
+    /// budget as without it.
+    reserve_overheads: i32 = 5, 0..=100;
     /// Time management on a clock (not `movetime`): 1 scales the soft limit
     /// after each iteration by the best move's stability and the score's
     /// fall (the `tm_*` fields below; never past the hard limit); 0 keeps
