@@ -870,7 +870,9 @@ impl<'a, V: Variant> Worker<'a, V> {
             // Reverse futility: far above beta with little depth left.
             if depth <= sp.rfp_max_depth
                 && !(capture_forced && sp.forced_capture_guard != 0)
-                && static_eval - sp.rfp_margin * depth >= beta
+                && static_eval
+                    - sp.rfp_margin * (depth - i32::from(sp.rfp_improving != 0 && improving))
+                    >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return static_eval;
@@ -902,7 +904,10 @@ impl<'a, V: Variant> Worker<'a, V> {
                     if let Some(null) = pos.play_null() {
                         self.played[ply] = None;
                         self.played_piece_to[ply] = None;
-                        let r = sp.nmp_base_reduction + depth / sp.nmp_depth_divisor;
+                        let mut r = sp.nmp_base_reduction + depth / sp.nmp_depth_divisor;
+                        if sp.nmp_eval_divisor > 0 {
+                            r += ((static_eval - beta) / sp.nmp_eval_divisor).min(sp.nmp_eval_max);
+                        }
                         self.keys.push(null.key());
                         let outer_fence = self.null_fence;
                         if sp.repetition_null_fence != 0 {
@@ -1025,18 +1030,28 @@ impl<'a, V: Variant> Worker<'a, V> {
         let mut captures_tried: Vec<Move> = Vec::new();
         let track_quiets = sp.history_malus != 0 || sp.history_gravity != 0;
         let track_captures = sp.capture_history != 0;
-        // Move-count and futility pruning of quiet moves near the leaves:
-        // never in a PV node, in check, at the root, or where suicide or
-        // losers force a capture.
-        let prune_quiets = !pv_node
-            && !in_check
-            && ply > 0
-            && !capture_forced
-            && (depth <= sp.lmp_max_depth || depth <= sp.futility_max_depth);
+        // Move-count, futility and history pruning of quiet moves near the
+        // leaves: never in a PV node, in check, at the root, or where
+        // suicide or losers force a capture. Futility and history pruning
+        // may look at the depth a move would get after its reduction, which
+        // is below the node's own.
+        let prune_quiets = !pv_node && !in_check && ply > 0 && !capture_forced;
+        let futility_by_move = sp.futility_lmr_depth != 0;
         // Alpha is fixed in a non-PV node (a score above it cuts off), so
-        // futility is decided once.
-        let futile = depth <= sp.futility_max_depth
+        // futility at the node's depth is decided once.
+        let futile = !futility_by_move
+            && depth <= sp.futility_max_depth
             && static_eval + sp.futility_base + sp.futility_margin * depth <= alpha;
+        let move_count_limit = if depth <= sp.lmp_max_depth {
+            let n = sp.lmp_base + depth * depth;
+            if sp.lmp_improving != 0 && !improving {
+                n / 2
+            } else {
+                n
+            }
+        } else {
+            i32::MAX
+        };
         // A capture stored as the best move: the quiet moves are likely worse.
         let tt_move_is_capture = tt_move.is_some_and(|m| pos.is_capture(m));
         for (i, &(_, m)) in ordered.iter().enumerate() {
@@ -1057,7 +1072,8 @@ impl<'a, V: Variant> Worker<'a, V> {
                 && best > -MATE_BOUND
                 && !(V::MUST_CAPTURE && child.has_capture())
                 && (futile
-                    || (depth <= sp.lmp_max_depth && i as i32 >= sp.lmp_base + depth * depth))
+                    || i as i32 >= move_count_limit
+                    || self.prune_by_reduced_depth(pos, us, m, depth, i, static_eval, alpha, cont))
             {
                 continue;
             }
@@ -1193,6 +1209,38 @@ impl<'a, V: Variant> Worker<'a, V> {
         let eval = if in_check { 0 } else { static_eval };
         self.store(key, best, eval, depth, bound, best_move, ply);
         best
+    }
+
+    /// Futility pruning by move (`futility_lmr_depth`) and history pruning
+    /// (`history_prune_max_depth`) of the quiet move `m` by `us`, the `i`th
+    /// of a node of `depth` with `static_eval`: both judge the move at the
+    /// depth its late-move reduction would leave it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn prune_by_reduced_depth(
+        &self,
+        pos: &Position<V>,
+        us: Color,
+        m: Move,
+        depth: i32,
+        i: usize,
+        static_eval: i32,
+        alpha: i32,
+        cont: [Option<usize>; 2],
+    ) -> bool {
+        let sp = self.settings;
+        if sp.futility_lmr_depth == 0 && sp.history_prune_max_depth == 0 {
+            return false;
+        }
+        let lmr_depth = (depth - 1 - sp.reduction(depth, i)).max(0);
+        if sp.futility_lmr_depth != 0
+            && lmr_depth <= sp.futility_max_depth
+            && static_eval + sp.futility_base + sp.futility_margin * lmr_depth <= alpha
+        {
+            return true;
+        }
+        lmr_depth < sp.history_prune_max_depth
+            && self.quiet_order(pos, us, m, cont) < -sp.history_prune_margin * depth
     }
 
     /// ProbCut at a node at `ply` of `depth` whose static evaluation is
@@ -1860,6 +1908,63 @@ mod tests {
             ..SearchParams::default()
         });
         assert_ne!(on, off, "singular extension: {on} nodes, {off} without");
+    }
+
+    /// The trend and reduced-depth refinements of the pruning (improving
+    /// in reverse futility and move-count pruning, futility and history
+    /// pruning at the reduced depth, the evaluation's share of the null
+    /// move's reduction): their margins change nothing while their
+    /// switches are off, and each switch changes the tree.
+    #[test]
+    fn the_selectivity_refinements_change_the_tree_only_when_enabled() {
+        let off = middlegame_nodes(SearchParams::default());
+        let margins_alone = middlegame_nodes(SearchParams {
+            history_prune_margin: 0,
+            nmp_eval_max: 0,
+            ..SearchParams::default()
+        });
+        assert_eq!(margins_alone, off, "switched off, margins change nothing");
+        let switches = [
+            (
+                "rfp_improving",
+                SearchParams {
+                    rfp_improving: 1,
+                    ..SearchParams::default()
+                },
+            ),
+            (
+                "lmp_improving",
+                SearchParams {
+                    lmp_improving: 1,
+                    ..SearchParams::default()
+                },
+            ),
+            (
+                "futility_lmr_depth",
+                SearchParams {
+                    futility_lmr_depth: 1,
+                    ..SearchParams::default()
+                },
+            ),
+            (
+                "history_prune_max_depth",
+                SearchParams {
+                    history_prune_max_depth: 4,
+                    ..SearchParams::default()
+                },
+            ),
+            (
+                "nmp_eval_divisor",
+                SearchParams {
+                    nmp_eval_divisor: 30,
+                    ..SearchParams::default()
+                },
+            ),
+        ];
+        for (name, settings) in switches {
+            let on = middlegame_nodes(settings);
+            assert_ne!(on, off, "{name}: {on} nodes, {off} without");
+        }
     }
 
     #[test]

@@ -242,6 +242,10 @@ search_params! {
     rfp_max_depth: i32 = 6, 0..=20;
     /// Reverse futility pruning: margin per ply of depth, in centipawns.
     rfp_margin: i32 = 90, 0..=1000;
+    /// Reverse futility pruning: 1 takes one ply off the margin's depth
+    /// in an improving node (see `lmr_improving`), so a node on the rise
+    /// is pruned sooner; 0 ignores the trend.
+    rfp_improving: i32 = 0, 0..=1;
     /// Razoring: greatest remaining depth where a non-PV node whose static
     /// evaluation plus `razor_base + razor_margin * depth * depth` is below
     /// alpha is resolved by quiescence, returning its score when that stays
@@ -265,6 +269,10 @@ search_params! {
     /// Move-count pruning: moves of a node always searched at depth 0 (the
     /// count grows by the square of the depth).
     lmp_base: i32 = 3, 0..=64;
+    /// Move-count pruning: 1 halves the count of moves searched in a node
+    /// that is not improving (Stockfish's `(3 + d * d) / (2 - improving)`);
+    /// 0 ignores the trend.
+    lmp_improving: i32 = 0, 0..=1;
     /// Futility pruning: greatest remaining depth where a quiet move is not
     /// searched when the static evaluation plus `futility_base +
     /// futility_margin * depth` is at most alpha (0: never); same exceptions
@@ -274,6 +282,21 @@ search_params! {
     futility_base: i32 = 50, 0..=1000;
     /// Futility pruning: margin in centipawns per ply of depth.
     futility_margin: i32 = 100, 0..=1000;
+    /// Futility pruning: 1 decides it per quiet move at the depth the move
+    /// would be searched to after its late-move reduction (`depth - 1 -
+    /// reduction`, Stockfish's `lmrDepth`), up to `futility_max_depth` of
+    /// that depth; 0 decides it once per node at the node's depth.
+    futility_lmr_depth: i32 = 0, 0..=1;
+    /// History pruning: greatest depth after its late-move reduction (as
+    /// `futility_lmr_depth`) at which a quiet move whose ordering score
+    /// (history, plus the continuation entries where kept) is below
+    /// `-history_prune_margin * depth` is not searched (0: never); same
+    /// exceptions as move-count pruning.
+    history_prune_max_depth: i32 = 0, 0..=20;
+    /// History pruning: history units per ply of the node's depth the
+    /// score must fall below (the history runs to plus or minus
+    /// `history_max`).
+    history_prune_margin: i32 = 131072, 0..=4194301;
     /// Internal iterative reduction: a node of at least this remaining depth
     /// without a move from the transposition table is searched one ply
     /// shallower (0: never).
@@ -285,6 +308,12 @@ search_params! {
     nmp_base_reduction: i32 = 3, 0..=10;
     /// Null move pruning: one more ply of reduction per this many plies of depth.
     nmp_depth_divisor: i32 = 4, 1..=20;
+    /// Null move pruning: one more ply of reduction per this many
+    /// centipawns the static evaluation stands above beta, at most
+    /// `nmp_eval_max` (0: the evaluation adds none).
+    nmp_eval_divisor: i32 = 0, 0..=2000;
+    /// Null move pruning: most plies `nmp_eval_divisor` adds.
+    nmp_eval_max: i32 = 3, 0..=10;
     /// Check extension: a side in check gets at least one ply of full search
     /// (never dropping straight into quiescence) while the ply is below this.
     check_extension_max_ply: i32 = 60, 0..=120;
