@@ -239,13 +239,13 @@ search_params! {
     /// move from the transposition table is a capture; 0: no difference.
     lmr_tt_capture: i32 = 0, 0..=2;
     /// Reverse futility pruning: greatest remaining depth where it applies.
-    rfp_max_depth: i32 = 6, 0..=20;
+    rfp_max_depth: i32 = 8, 0..=20;
     /// Reverse futility pruning: margin per ply of depth, in centipawns.
     rfp_margin: i32 = 90, 0..=1000;
     /// Reverse futility pruning: 1 takes one ply off the margin's depth
     /// in an improving node (see `lmr_improving`), so a node on the rise
     /// is pruned sooner; 0 ignores the trend.
-    rfp_improving: i32 = 0, 0..=1;
+    rfp_improving: i32 = 1, 0..=1;
     /// Razoring: greatest remaining depth where a non-PV node whose static
     /// evaluation plus `razor_base + razor_margin * depth * depth` is below
     /// alpha is resolved by quiescence, returning its score when that stays
@@ -265,19 +265,19 @@ search_params! {
     /// moves past the first `lmp_base + depth * depth` moves of a node are
     /// not searched (0: never). Not in PV nodes, in check, for a move that
     /// checks, nor where suicide or losers force or offer a capture.
-    lmp_max_depth: i32 = 3, 0..=20;
+    lmp_max_depth: i32 = 8, 0..=20;
     /// Move-count pruning: moves of a node always searched at depth 0 (the
     /// count grows by the square of the depth).
     lmp_base: i32 = 3, 0..=64;
     /// Move-count pruning: 1 halves the count of moves searched in a node
     /// that is not improving (Stockfish's `(3 + d * d) / (2 - improving)`);
     /// 0 ignores the trend.
-    lmp_improving: i32 = 0, 0..=1;
+    lmp_improving: i32 = 1, 0..=1;
     /// Futility pruning: greatest remaining depth where a quiet move is not
     /// searched when the static evaluation plus `futility_base +
     /// futility_margin * depth` is at most alpha (0: never); same exceptions
     /// as move-count pruning.
-    futility_max_depth: i32 = 3, 0..=20;
+    futility_max_depth: i32 = 8, 0..=20;
     /// Futility pruning: margin in centipawns at any depth.
     futility_base: i32 = 50, 0..=1000;
     /// Futility pruning: margin in centipawns per ply of depth.
@@ -286,13 +286,13 @@ search_params! {
     /// would be searched to after its late-move reduction (`depth - 1 -
     /// reduction`, Stockfish's `lmrDepth`), up to `futility_max_depth` of
     /// that depth; 0 decides it once per node at the node's depth.
-    futility_lmr_depth: i32 = 0, 0..=1;
+    futility_lmr_depth: i32 = 1, 0..=1;
     /// History pruning: greatest depth after its late-move reduction (as
     /// `futility_lmr_depth`) at which a quiet move whose ordering score
     /// (history, plus the continuation entries where kept) is below
     /// `-history_prune_margin * depth` is not searched (0: never); same
     /// exceptions as move-count pruning.
-    history_prune_max_depth: i32 = 0, 0..=20;
+    history_prune_max_depth: i32 = 4, 0..=20;
     /// History pruning: history units per ply of the node's depth the
     /// score must fall below (the history runs to plus or minus
     /// `history_max`).
@@ -300,18 +300,18 @@ search_params! {
     /// Internal iterative reduction: a node of at least this remaining depth
     /// without a move from the transposition table is searched one ply
     /// shallower (0: never).
-    iir_min_depth: i32 = 0, 0..=20;
+    iir_min_depth: i32 = 4, 0..=20;
     /// Null move pruning: least remaining depth where it is tried (121, deeper than any
     /// search, turns it off).
     nmp_min_depth: i32 = 3, 1..=121;
     /// Null move pruning: base reduction in plies.
     nmp_base_reduction: i32 = 3, 0..=10;
     /// Null move pruning: one more ply of reduction per this many plies of depth.
-    nmp_depth_divisor: i32 = 4, 1..=20;
+    nmp_depth_divisor: i32 = 3, 1..=20;
     /// Null move pruning: one more ply of reduction per this many
     /// centipawns the static evaluation stands above beta, at most
     /// `nmp_eval_max` (0: the evaluation adds none).
-    nmp_eval_divisor: i32 = 0, 0..=2000;
+    nmp_eval_divisor: i32 = 200, 0..=2000;
     /// Null move pruning: most plies `nmp_eval_divisor` adds.
     nmp_eval_max: i32 = 3, 0..=10;
     /// Check extension: a side in check gets at least one ply of full search
@@ -582,7 +582,10 @@ impl SearchParams {
             VariantKind::Chess
             | VariantKind::ThreeCheck
             | VariantKind::Knightmate
-            | VariantKind::Atomic => (chess.lmp_max_depth, chess.futility_max_depth),
+            | VariantKind::Atomic => (
+                Selectivity::BEFORE.lmp_max_depth,
+                Selectivity::BEFORE.futility_max_depth,
+            ),
             VariantKind::Suicide | VariantKind::Losers => (0, 0),
         };
         // Continuation history: threecheck +47.7 Elo [31, 65], H1 in 1356
@@ -616,15 +619,45 @@ impl SearchParams {
         } else {
             0
         };
+        // Stockfish-shaped selectivity (`data/sprt/search/selectivity.toml`:
+        // null move by depth / 3 and the evaluation, reverse futility,
+        // move-count and futility pruning to depth 8 with the trend, futility
+        // at the reduced depth, history pruning, internal iterative
+        // reduction), at 25000 nodes: chess +31.8 Elo [13.3, 50.5], H1 in 845
+        // games; knightmate +51.2 [27.2, 75.6], H1 in 521; atomic +25.2 [9.0,
+        // 41.4], H1 in 1385. Threecheck +18.3 [3.9, 32.7], LLR 2.47,
+        // undecided at the 2000-game cap, and suicide and losers (which
+        // prune otherwise) keep the earlier values.
+        let selective = matches!(
+            kind,
+            VariantKind::Chess | VariantKind::Knightmate | VariantKind::Atomic
+        );
+        let selectivity = if selective {
+            Selectivity::of(&chess)
+        } else {
+            Selectivity {
+                lmp_max_depth,
+                futility_max_depth,
+                ..Selectivity::BEFORE
+            }
+        };
         SearchParams {
+            nmp_depth_divisor: selectivity.nmp_depth_divisor,
+            nmp_eval_divisor: selectivity.nmp_eval_divisor,
+            rfp_max_depth: selectivity.rfp_max_depth,
+            rfp_improving: selectivity.rfp_improving,
+            lmp_max_depth: selectivity.lmp_max_depth,
+            lmp_improving: selectivity.lmp_improving,
+            futility_lmr_depth: selectivity.futility_lmr_depth,
+            futility_max_depth: selectivity.futility_max_depth,
+            history_prune_max_depth: selectivity.history_prune_max_depth,
+            iir_min_depth: selectivity.iir_min_depth,
             see_prune_max_depth,
             lmr_cut_node,
             check_extension,
             single_reply_extension,
             continuation_history,
             history_gravity,
-            lmp_max_depth,
-            futility_max_depth,
             see_ordering: see,
             see_qsearch_pruning: see,
             ..chess
@@ -734,6 +767,57 @@ impl SearchParams {
     pub fn reduction(&self, depth: i32, n: usize) -> i32 {
         let r = self.lmr_base + (depth as f64).ln() * (n as f64).ln() / self.lmr_divisor;
         r as i32
+    }
+}
+
+/// The fields of the search's selectivity that one SPRT adopted together
+/// (`data/sprt/search/selectivity.toml`), so that a game either takes all of
+/// chess's values or keeps the ones from before.
+struct Selectivity {
+    nmp_depth_divisor: i32,
+    nmp_eval_divisor: i32,
+    rfp_max_depth: i32,
+    rfp_improving: i32,
+    lmp_max_depth: i32,
+    lmp_improving: i32,
+    futility_lmr_depth: i32,
+    futility_max_depth: i32,
+    history_prune_max_depth: i32,
+    iir_min_depth: i32,
+}
+
+impl Selectivity {
+    /// The values before the test: null move by depth / 4 alone, reverse
+    /// futility to depth 6, move-count and futility pruning to depth 3 at
+    /// the node's depth, no history pruning, no internal iterative
+    /// reduction.
+    const BEFORE: Selectivity = Selectivity {
+        nmp_depth_divisor: 4,
+        nmp_eval_divisor: 0,
+        rfp_max_depth: 6,
+        rfp_improving: 0,
+        lmp_max_depth: 3,
+        lmp_improving: 0,
+        futility_lmr_depth: 0,
+        futility_max_depth: 3,
+        history_prune_max_depth: 0,
+        iir_min_depth: 0,
+    };
+
+    /// The values of `p`.
+    fn of(p: &SearchParams) -> Selectivity {
+        Selectivity {
+            nmp_depth_divisor: p.nmp_depth_divisor,
+            nmp_eval_divisor: p.nmp_eval_divisor,
+            rfp_max_depth: p.rfp_max_depth,
+            rfp_improving: p.rfp_improving,
+            lmp_max_depth: p.lmp_max_depth,
+            lmp_improving: p.lmp_improving,
+            futility_lmr_depth: p.futility_lmr_depth,
+            futility_max_depth: p.futility_max_depth,
+            history_prune_max_depth: p.history_prune_max_depth,
+            iir_min_depth: p.iir_min_depth,
+        }
     }
 }
 
@@ -847,9 +931,39 @@ mod tests {
                     | VariantKind::Knightmate
                     | VariantKind::Atomic
             );
-            let lmp = if pruned { 3 } else { 0 };
+            let selective = matches!(
+                kind,
+                VariantKind::Chess | VariantKind::Knightmate | VariantKind::Atomic
+            );
+            let lmp = match (pruned, selective) {
+                (_, true) => 8,
+                (true, false) => 3,
+                (false, false) => 0,
+            };
             assert_eq!(d.lmp_max_depth, lmp, "{kind:?}");
             assert_eq!(d.futility_max_depth, lmp, "{kind:?}");
+            let trend = i32::from(selective);
+            assert_eq!(
+                (d.rfp_improving, d.lmp_improving, d.futility_lmr_depth),
+                (trend, trend, trend),
+                "{kind:?}"
+            );
+            let (rfp, history_prune, iir, nmp_div, nmp_eval) = if selective {
+                (8, 4, 4, 3, 200)
+            } else {
+                (6, 0, 0, 4, 0)
+            };
+            assert_eq!(
+                (
+                    d.rfp_max_depth,
+                    d.history_prune_max_depth,
+                    d.iir_min_depth,
+                    d.nmp_depth_divisor,
+                    d.nmp_eval_divisor
+                ),
+                (rfp, history_prune, iir, nmp_div, nmp_eval),
+                "{kind:?}"
+            );
             let continuation = i32::from(kind == VariantKind::ThreeCheck);
             assert_eq!(d.continuation_history, continuation, "{kind:?}");
             let gravity = i32::from(matches!(
@@ -874,8 +988,16 @@ mod tests {
                     single_reply_extension: 0,
                     see_ordering: 1,
                     see_qsearch_pruning: 1,
-                    lmp_max_depth: 3,
-                    futility_max_depth: 3,
+                    lmp_max_depth: 8,
+                    futility_max_depth: 8,
+                    rfp_improving: 1,
+                    lmp_improving: 1,
+                    futility_lmr_depth: 1,
+                    rfp_max_depth: 8,
+                    history_prune_max_depth: 4,
+                    iir_min_depth: 4,
+                    nmp_depth_divisor: 3,
+                    nmp_eval_divisor: 200,
                     continuation_history: 0,
                     history_gravity: 1,
                     see_prune_max_depth: 6,
@@ -883,7 +1005,7 @@ mod tests {
                     ..d.clone()
                 },
                 SearchParams::default(),
-                "{kind:?}: only the extensions, the SEE switches, quiet-move pruning and the two histories differ"
+                "{kind:?}: only the extensions, the SEE switches, the selectivity and the two histories differ"
             );
             assert_eq!(SearchParams::from_toml(kind, "", "t").unwrap(), d);
             assert_eq!(SearchParams::load_or_default(kind, None).unwrap(), d);
