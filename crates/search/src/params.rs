@@ -577,17 +577,8 @@ impl SearchParams {
         // and +186.7 [156, 221], H1 in 449. Atomic, the two prunings: +69.0
         // [49, 90], H1 in 984. Losers: -16.7 [-28, -5], LLR -2.68 at the
         // 1500-game cap, off; suicide: +1.6 [-10, 14], LLR -0.12 at the cap,
-        // off.
-        let (lmp_max_depth, futility_max_depth) = match kind {
-            VariantKind::Chess
-            | VariantKind::ThreeCheck
-            | VariantKind::Knightmate
-            | VariantKind::Atomic => (
-                Selectivity::BEFORE.lmp_max_depth,
-                Selectivity::BEFORE.futility_max_depth,
-            ),
-            VariantKind::Suicide | VariantKind::Losers => (0, 0),
-        };
+        // off (both are 0 below for suicide and losers; the others now take
+        // them to depth 8 with the selectivity set).
         // Continuation history: threecheck +47.7 Elo [31, 65], H1 in 1356
         // games; chess +6.0 [-8, 20], suicide +6.5 [-3, 16], both
         // undecided after 1500 games, off; the others untested, off.
@@ -625,21 +616,17 @@ impl SearchParams {
         // at the reduced depth, history pruning, internal iterative
         // reduction), at 25000 nodes: chess +31.8 Elo [13.3, 50.5], H1 in 845
         // games; knightmate +51.2 [27.2, 75.6], H1 in 521; atomic +25.2 [9.0,
-        // 41.4], H1 in 1385. Threecheck +18.3 [3.9, 32.7], LLR 2.47,
-        // undecided at the 2000-game cap; suicide and losers, the part that
-        // acts there (`selectivity_forced_capture.toml`): -5.8 [-20.2, 8.6]
-        // and +6.4 [-9.1, 21.9], undecided at 1200. Those three keep the
-        // earlier values.
-        let selective = matches!(
-            kind,
-            VariantKind::Chess | VariantKind::Knightmate | VariantKind::Atomic
-        );
+        // 41.4], H1 in 1385; threecheck +18.5 [5.2, 31.7], H1 in 2375.
+        // Suicide and losers, the part that acts there
+        // (`selectivity_forced_capture.toml`): -5.8 [-20.2, 8.6] and +6.4
+        // [-9.1, 21.9], undecided at 1200; they keep the earlier values.
+        let selective = !matches!(kind, VariantKind::Suicide | VariantKind::Losers);
         let selectivity = if selective {
             Selectivity::of(&chess)
         } else {
             Selectivity {
-                lmp_max_depth,
-                futility_max_depth,
+                lmp_max_depth: 0,
+                futility_max_depth: 0,
                 ..Selectivity::BEFORE
             }
         };
@@ -933,15 +920,8 @@ mod tests {
                     | VariantKind::Knightmate
                     | VariantKind::Atomic
             );
-            let selective = matches!(
-                kind,
-                VariantKind::Chess | VariantKind::Knightmate | VariantKind::Atomic
-            );
-            let lmp = match (pruned, selective) {
-                (_, true) => 8,
-                (true, false) => 3,
-                (false, false) => 0,
-            };
+            let selective = pruned;
+            let lmp = if pruned { 8 } else { 0 };
             assert_eq!(d.lmp_max_depth, lmp, "{kind:?}");
             assert_eq!(d.futility_max_depth, lmp, "{kind:?}");
             let trend = i32::from(selective);
