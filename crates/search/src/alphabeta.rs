@@ -1819,7 +1819,7 @@ mod tests {
             futility_max_depth: 0,
             lmr_cut_node: 0,
             see_prune_max_depth: 0,
-            ..without_selectivity_refinements()
+            ..SearchParams::default().without_selectivity()
         };
         let off = nodes(base.clone());
         let lmp = nodes(SearchParams {
@@ -1910,25 +1910,6 @@ mod tests {
         assert_ne!(on, off, "singular extension: {on} nodes, {off} without");
     }
 
-    /// The defaults with the selectivity refinements of
-    /// `data/sprt/search/selectivity.toml` switched off (their values before
-    /// that test), for tests that switch them on one at a time.
-    fn without_selectivity_refinements() -> SearchParams {
-        SearchParams {
-            nmp_depth_divisor: 4,
-            nmp_eval_divisor: 0,
-            rfp_max_depth: 6,
-            rfp_improving: 0,
-            lmp_max_depth: 3,
-            lmp_improving: 0,
-            futility_lmr_depth: 0,
-            futility_max_depth: 3,
-            history_prune_max_depth: 0,
-            iir_min_depth: 0,
-            ..SearchParams::default()
-        }
-    }
-
     /// The trend and reduced-depth refinements of the pruning (improving
     /// in reverse futility and move-count pruning, futility and history
     /// pruning at the reduced depth, the evaluation's share of the null
@@ -1936,11 +1917,11 @@ mod tests {
     /// switches are off, and each switch changes the tree.
     #[test]
     fn the_selectivity_refinements_change_the_tree_only_when_enabled() {
-        let off = middlegame_nodes(without_selectivity_refinements());
+        let off = middlegame_nodes(SearchParams::default().without_selectivity());
         let margins_alone = middlegame_nodes(SearchParams {
             history_prune_margin: 0,
             nmp_eval_max: 0,
-            ..without_selectivity_refinements()
+            ..SearchParams::default().without_selectivity()
         });
         assert_eq!(margins_alone, off, "switched off, margins change nothing");
         let switches = [
@@ -1948,35 +1929,35 @@ mod tests {
                 "rfp_improving",
                 SearchParams {
                     rfp_improving: 1,
-                    ..without_selectivity_refinements()
+                    ..SearchParams::default().without_selectivity()
                 },
             ),
             (
                 "lmp_improving",
                 SearchParams {
                     lmp_improving: 1,
-                    ..without_selectivity_refinements()
+                    ..SearchParams::default().without_selectivity()
                 },
             ),
             (
                 "futility_lmr_depth",
                 SearchParams {
                     futility_lmr_depth: 1,
-                    ..without_selectivity_refinements()
+                    ..SearchParams::default().without_selectivity()
                 },
             ),
             (
                 "history_prune_max_depth",
                 SearchParams {
                     history_prune_max_depth: 4,
-                    ..without_selectivity_refinements()
+                    ..SearchParams::default().without_selectivity()
                 },
             ),
             (
                 "nmp_eval_divisor",
                 SearchParams {
                     nmp_eval_divisor: 30,
-                    ..without_selectivity_refinements()
+                    ..SearchParams::default().without_selectivity()
                 },
             ),
         ];

@@ -620,27 +620,17 @@ impl SearchParams {
         // Suicide and losers, the part that acts there
         // (`selectivity_forced_capture.toml`): -5.8 [-20.2, 8.6] and +6.4
         // [-9.1, 21.9], undecided at 1200; they keep the earlier values.
-        let selective = !matches!(kind, VariantKind::Suicide | VariantKind::Losers);
-        let selectivity = if selective {
-            Selectivity::of(&chess)
-        } else {
-            Selectivity {
+        let forced_capture = matches!(kind, VariantKind::Suicide | VariantKind::Losers);
+        let base = if forced_capture {
+            SearchParams {
                 lmp_max_depth: 0,
                 futility_max_depth: 0,
-                ..Selectivity::BEFORE
+                ..chess.without_selectivity()
             }
+        } else {
+            chess
         };
         SearchParams {
-            nmp_depth_divisor: selectivity.nmp_depth_divisor,
-            nmp_eval_divisor: selectivity.nmp_eval_divisor,
-            rfp_max_depth: selectivity.rfp_max_depth,
-            rfp_improving: selectivity.rfp_improving,
-            lmp_max_depth: selectivity.lmp_max_depth,
-            lmp_improving: selectivity.lmp_improving,
-            futility_lmr_depth: selectivity.futility_lmr_depth,
-            futility_max_depth: selectivity.futility_max_depth,
-            history_prune_max_depth: selectivity.history_prune_max_depth,
-            iir_min_depth: selectivity.iir_min_depth,
             see_prune_max_depth,
             lmr_cut_node,
             check_extension,
@@ -649,7 +639,28 @@ impl SearchParams {
             history_gravity,
             see_ordering: see,
             see_qsearch_pruning: see,
-            ..chess
+            ..base
+        }
+    }
+
+    /// These settings with the selectivity that one SPRT adopted as a set
+    /// (`data/sprt/search/selectivity.toml`) back at its values from before:
+    /// null move by depth / 4 alone, reverse futility to depth 6, move-count
+    /// and futility pruning to depth 3 at the node's depth, no history
+    /// pruning, no internal iterative reduction.
+    pub(crate) fn without_selectivity(self) -> SearchParams {
+        SearchParams {
+            nmp_depth_divisor: 4,
+            nmp_eval_divisor: 0,
+            rfp_max_depth: 6,
+            rfp_improving: 0,
+            lmp_max_depth: 3,
+            lmp_improving: 0,
+            futility_lmr_depth: 0,
+            futility_max_depth: 3,
+            history_prune_max_depth: 0,
+            iir_min_depth: 0,
+            ..self
         }
     }
 
@@ -756,57 +767,6 @@ impl SearchParams {
     pub fn reduction(&self, depth: i32, n: usize) -> i32 {
         let r = self.lmr_base + (depth as f64).ln() * (n as f64).ln() / self.lmr_divisor;
         r as i32
-    }
-}
-
-/// The fields of the search's selectivity that one SPRT adopted together
-/// (`data/sprt/search/selectivity.toml`), so that a game either takes all of
-/// chess's values or keeps the ones from before.
-struct Selectivity {
-    nmp_depth_divisor: i32,
-    nmp_eval_divisor: i32,
-    rfp_max_depth: i32,
-    rfp_improving: i32,
-    lmp_max_depth: i32,
-    lmp_improving: i32,
-    futility_lmr_depth: i32,
-    futility_max_depth: i32,
-    history_prune_max_depth: i32,
-    iir_min_depth: i32,
-}
-
-impl Selectivity {
-    /// The values before the test: null move by depth / 4 alone, reverse
-    /// futility to depth 6, move-count and futility pruning to depth 3 at
-    /// the node's depth, no history pruning, no internal iterative
-    /// reduction.
-    const BEFORE: Selectivity = Selectivity {
-        nmp_depth_divisor: 4,
-        nmp_eval_divisor: 0,
-        rfp_max_depth: 6,
-        rfp_improving: 0,
-        lmp_max_depth: 3,
-        lmp_improving: 0,
-        futility_lmr_depth: 0,
-        futility_max_depth: 3,
-        history_prune_max_depth: 0,
-        iir_min_depth: 0,
-    };
-
-    /// The values of `p`.
-    fn of(p: &SearchParams) -> Selectivity {
-        Selectivity {
-            nmp_depth_divisor: p.nmp_depth_divisor,
-            nmp_eval_divisor: p.nmp_eval_divisor,
-            rfp_max_depth: p.rfp_max_depth,
-            rfp_improving: p.rfp_improving,
-            lmp_max_depth: p.lmp_max_depth,
-            lmp_improving: p.lmp_improving,
-            futility_lmr_depth: p.futility_lmr_depth,
-            futility_max_depth: p.futility_max_depth,
-            history_prune_max_depth: p.history_prune_max_depth,
-            iir_min_depth: p.iir_min_depth,
-        }
     }
 }
 
@@ -920,17 +880,16 @@ mod tests {
                     | VariantKind::Knightmate
                     | VariantKind::Atomic
             );
-            let selective = pruned;
             let lmp = if pruned { 8 } else { 0 };
             assert_eq!(d.lmp_max_depth, lmp, "{kind:?}");
             assert_eq!(d.futility_max_depth, lmp, "{kind:?}");
-            let trend = i32::from(selective);
+            let trend = i32::from(pruned);
             assert_eq!(
                 (d.rfp_improving, d.lmp_improving, d.futility_lmr_depth),
                 (trend, trend, trend),
                 "{kind:?}"
             );
-            let (rfp, history_prune, iir, nmp_div, nmp_eval) = if selective {
+            let (rfp, history_prune, iir, nmp_div, nmp_eval) = if pruned {
                 (8, 4, 4, 3, 200)
             } else {
                 (6, 0, 0, 4, 0)
