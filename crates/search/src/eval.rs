@@ -11,7 +11,8 @@
 //! Terms: material (piece values in centipawns), bishop pair, mobility per
 //! piece (every square not its own side's, and again over the mobility area:
 //! those not attacked by an enemy pawn either), piece-square tables, king shelter and king danger, pawn structure
-//! and passed pawns (`eval/pawns.rs`), threats by pawns and hanging pieces
+//! and passed pawns (`eval/pawns.rs`), rooks on open files and minor-piece
+//! outposts (`eval/placement.rs`), threats by pawns and hanging pieces
 //! (`eval/threats.rs`), king attack by units with safe checks
 //! (`eval/king_attack.rs`), the switch that scores a draw by the game's
 //! insufficient-material rule as 0, and per game: threecheck's checks
@@ -56,6 +57,7 @@
 mod king_attack;
 mod knightmate;
 mod pawns;
+mod placement;
 mod suicide;
 mod threats;
 mod threecheck;
@@ -140,6 +142,8 @@ layout! {
     INSUFFICIENT_MATERIAL = "insufficient_material": 1,
     KING_ATTACK = "king_attack": 16,
     MOBILITY_AREA = "mobility_area": 7,
+    ROOK_FILE = "rook_file": 2,
+    OUTPOST = "outpost": 2,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -881,6 +885,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
         }
         attacked.all |= attacked.pawns;
         pawns::terms(pos, color, sign, attacks[color.other().index()].pawns, acc);
+        placement::terms(pos, color, sign, attacks[color.index()].pawns, acc);
         let bishops = b.pieces(color, Role::Bishop);
         if (bishops & Bitboard::LIGHT).any() && (bishops & Bitboard::DARK).any() {
             acc.add(idx::BISHOP_PAIR, sign);

@@ -25,7 +25,7 @@ use movegen::attacks::pawn_attacks;
 use movegen::{Bitboard, Color, Position, Role, Square, Variant};
 
 /// The files next to `file`.
-fn adjacent_files(file: u8) -> Bitboard {
+pub(super) fn adjacent_files(file: u8) -> Bitboard {
     let mut files = Bitboard::EMPTY;
     if file > 0 {
         files |= Bitboard::file(file - 1);
@@ -37,7 +37,7 @@ fn adjacent_files(file: u8) -> Bitboard {
 }
 
 /// Every square on the ranks ahead of `sq` as seen by `color`.
-fn ranks_ahead(color: Color, sq: Square) -> Bitboard {
+pub(super) fn ranks_ahead(color: Color, sq: Square) -> Bitboard {
     if color.is_white() {
         Bitboard(!0u64 << 8 << (8 * sq.rank() as u32))
     } else {
