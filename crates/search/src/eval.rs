@@ -144,6 +144,8 @@ layout! {
     MOBILITY_AREA = "mobility_area": 7,
     ROOK_FILE = "rook_file": 2,
     OUTPOST = "outpost": 2,
+    THREAT_BY_MINOR = "threat_by_minor": 7,
+    THREAT_BY_ROOK = "threat_by_rook": 7,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -874,6 +876,11 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                         acc.add(idx::MOBILITY_AREA + role.index(), sign * in_area);
                     }
                 }
+                match role {
+                    Role::Knight | Role::Bishop => attacked.minors |= moves,
+                    Role::Rook => attacked.rooks |= moves,
+                    _ => {}
+                }
                 if role != Role::Pawn {
                     attacked.all |= moves;
                     reached[role.index()] |= moves;
@@ -964,7 +971,11 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
             }
         }
     }
-    if acc.wants(idx::THREAT_BY_PAWN, 7) || acc.wants(idx::HANGING, 7) {
+    if acc.wants(idx::THREAT_BY_PAWN, 7)
+        || acc.wants(idx::HANGING, 7)
+        || acc.wants(idx::THREAT_BY_MINOR, 7)
+        || acc.wants(idx::THREAT_BY_ROOK, 7)
+    {
         threats::terms(pos, &attacks, acc);
     }
     if V::KIND == VariantKind::Suicide {

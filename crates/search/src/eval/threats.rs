@@ -6,7 +6,11 @@
 //!
 //! - `threat_by_pawn`: enemy pieces (not pawns) a pawn of the side attacks;
 //! - `hanging`: enemy pieces (pawns too) the side attacks and their own side
-//!   does not defend.
+//!   does not defend;
+//! - `threat_by_minor`, `threat_by_rook`: enemy pieces a knight or bishop,
+//!   or a rook, of the side attacks, defended or not (a pawn only where no
+//!   enemy pawn defends it): a smaller piece attacking a larger one wins
+//!   material or a tempo, the larger attacking a smaller one pins it down.
 //!
 //! A royal king is never a victim (an attack on it is a check, which the
 //! king danger terms measure). The attack sets are the plain attacks of each
@@ -21,6 +25,10 @@ use movegen::{Bitboard, Color, Position, Role, Variant};
 pub(super) struct Attacks {
     /// Squares its pawns attack.
     pub pawns: Bitboard,
+    /// Squares its knights and bishops attack.
+    pub minors: Bitboard,
+    /// Squares its rooks attack.
+    pub rooks: Bitboard,
     /// Squares any of its pieces attacks.
     pub all: Bitboard,
 }
@@ -33,6 +41,7 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
     acc: &mut A,
 ) {
     let b = pos.board();
+    let by_pieces = acc.wants(idx::THREAT_BY_MINOR, 7) || acc.wants(idx::THREAT_BY_ROOK, 7);
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
         let victim = color.other();
@@ -55,6 +64,22 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
             let hanging = (pieces & ours.all & !defended).count() as i32;
             if hanging != 0 {
                 acc.add(idx::HANGING + role.index(), sign * hanging);
+            }
+            if by_pieces {
+                // A pawn its own pawns defend is no target for a piece.
+                let targets = if role == Role::Pawn {
+                    pieces & !attacks[victim.index()].pawns
+                } else {
+                    pieces
+                };
+                let by_minor = (targets & ours.minors).count() as i32;
+                if by_minor != 0 {
+                    acc.add(idx::THREAT_BY_MINOR + role.index(), sign * by_minor);
+                }
+                let by_rook = (targets & ours.rooks).count() as i32;
+                if by_rook != 0 {
+                    acc.add(idx::THREAT_BY_ROOK + role.index(), sign * by_rook);
+                }
             }
         }
     }
@@ -80,5 +105,20 @@ mod tests {
         assert_eq!(f[idx::HANGING + Role::Rook.index()], 1);
         assert_eq!(f[idx::HANGING + Role::Knight.index()], 0);
         assert_eq!(f[idx::HANGING + Role::Pawn.index()], 0);
+    }
+
+    #[test]
+    fn piece_threats_count_for_the_attacker_by_victim() {
+        // White's knight on d5 attacks the black queen on c7 and the pawn on
+        // b6 (which a7 defends: no target); White's rook on e1 attacks the
+        // black bishop on e6. Black's bishop on e6 attacks the knight on d5,
+        // and Black's rook on a8 attacks nothing.
+        let pos = Position::<Chess>::from_fen("r3k3/p1q5/1p2b3/3N4/8/8/8/4RK2 w - - 0 1").unwrap();
+        let f = features(&pos);
+        assert_eq!(f[idx::THREAT_BY_MINOR + Role::Queen.index()], 1);
+        assert_eq!(f[idx::THREAT_BY_MINOR + Role::Pawn.index()], 0);
+        assert_eq!(f[idx::THREAT_BY_MINOR + Role::Knight.index()], -1);
+        assert_eq!(f[idx::THREAT_BY_ROOK + Role::Bishop.index()], 1);
+        assert_eq!(f[idx::THREAT_BY_ROOK + Role::Pawn.index()], 0);
     }
 }
