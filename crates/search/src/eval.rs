@@ -403,6 +403,10 @@ impl EvalParams {
             threats(&mut w);
             passed_pawn_extras(&mut w);
             mobility_over_the_area(&mut w);
+            // Chess's rook-file and outpost weights (its outposts are the
+            // bishops'): +20.5 Elo [6.5, 34.6], H1 in 1406 games at 10000
+            // nodes (data/sprt/eval/knightmate-placement.toml).
+            placement(&mut w);
         }
         if kind == VariantKind::Chess {
             // +64.7 Elo [45.1, 84.7], H1 in 827 games at 5000 nodes
