@@ -408,6 +408,12 @@ impl EvalParams {
             // nodes (data/sprt/eval/knightmate-placement.toml).
             placement(&mut w);
         }
+        if kind == VariantKind::ThreeCheck {
+            // Chess's rook-file and outpost weights: +56.9 Elo [31.3, 83.2],
+            // H1 in 690 games at 10000 nodes
+            // (data/sprt/eval/threecheck-placement.toml).
+            placement(&mut w);
+        }
         if kind == VariantKind::Chess {
             // +64.7 Elo [45.1, 84.7], H1 in 827 games at 5000 nodes
             // (data/sprt/eval/chess-endgame-halves.toml).
