@@ -1346,6 +1346,7 @@ mod tests {
             "chess-endgame-halves",
             "chess-pawn-structure",
             "chess-threats",
+            "chess-placement",
         ] {
             let file = Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("../../data/sprt/eval")
@@ -1362,9 +1363,25 @@ mod tests {
             d.weights[king.clone()],
             d.weights[EG + king.start..EG + king.end]
         );
-        // The other games keep equal halves until their own tests.
+        // Threecheck keeps equal halves but for the placement weights it
+        // took from chess with their own test.
         let t = EvalParams::default_for(VariantKind::ThreeCheck);
-        assert_eq!(t.weights[..EG], t.weights[EG..]);
+        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../data/sprt/eval/threecheck-placement.toml");
+        assert_eq!(EvalParams::load(VariantKind::ThreeCheck, &file).unwrap(), t);
+        let placement = idx::ROOK_FILE..idx::OUTPOST + 2;
+        assert_ne!(
+            t.weights[placement.clone()],
+            t.weights[EG + placement.start..EG + placement.end]
+        );
+        let equal = |range: std::ops::Range<usize>| {
+            assert_eq!(
+                t.weights[range.clone()],
+                t.weights[EG + range.start..EG + range.end]
+            );
+        };
+        equal(0..placement.start);
+        equal(placement.end..EG);
     }
 
     #[test]
@@ -1372,6 +1389,9 @@ mod tests {
         let d = EvalParams::default_for(VariantKind::Knightmate);
         let file = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../data/sprt/eval/knightmate-chess-terms.toml");
+        assert_eq!(EvalParams::load(VariantKind::Knightmate, &file).unwrap(), d);
+        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../data/sprt/eval/knightmate-placement.toml");
         assert_eq!(EvalParams::load(VariantKind::Knightmate, &file).unwrap(), d);
         assert_eq!(d.weights[idx::HANGING + Role::Commoner as usize], 30);
         assert_eq!(d.weights[idx::MOBILITY + Role::Knight as usize], 0);
