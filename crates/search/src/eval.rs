@@ -1084,8 +1084,9 @@ mod tests {
     }
 
     /// Calls `check` on each position of 400 plies of deterministic
-    /// playouts of `V` (a new game from the start after each end).
-    fn for_playout_positions<V: Variant>(mut check: impl FnMut(&Position<V>)) {
+    /// playouts of `V` (a new game from the start after each end); the
+    /// term modules' tests walk the same positions.
+    pub(super) fn for_playout_positions<V: Variant>(mut check: impl FnMut(&Position<V>)) {
         let mut pos = Position::<V>::startpos();
         for i in 0..400 {
             let moves = pos.legal_moves();
@@ -1339,6 +1340,14 @@ mod tests {
         assert!(evaluate(&three, &t) > 250);
     }
 
+    /// The weights of `data/sprt/eval/<name>.toml` over `kind`'s defaults.
+    fn sprt_eval_file(kind: VariantKind, name: &str) -> EvalParams {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../data/sprt/eval")
+            .join(format!("{name}.toml"));
+        EvalParams::load(kind, &file).unwrap()
+    }
+
     #[test]
     fn chess_defaults_hold_the_files_that_passed_their_sprt() {
         let d = EvalParams::default_for(VariantKind::Chess);
@@ -1348,14 +1357,7 @@ mod tests {
             "chess-threats",
             "chess-placement",
         ] {
-            let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../data/sprt/eval")
-                .join(format!("{name}.toml"));
-            assert_eq!(
-                EvalParams::load(VariantKind::Chess, &file).unwrap(),
-                d,
-                "{name}"
-            );
+            assert_eq!(sprt_eval_file(VariantKind::Chess, name), d, "{name}");
         }
         assert_ne!(d.weights[idx::DOUBLED_PAWN], 0);
         let king = idx::PST_KING..idx::PST_KING + 64;
@@ -1366,9 +1368,10 @@ mod tests {
         // Threecheck keeps equal halves but for the placement weights it
         // took from chess with their own test.
         let t = EvalParams::default_for(VariantKind::ThreeCheck);
-        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../data/sprt/eval/threecheck-placement.toml");
-        assert_eq!(EvalParams::load(VariantKind::ThreeCheck, &file).unwrap(), t);
+        assert_eq!(
+            sprt_eval_file(VariantKind::ThreeCheck, "threecheck-placement"),
+            t
+        );
         let placement = idx::ROOK_FILE..idx::OUTPOST + 2;
         assert_ne!(
             t.weights[placement.clone()],
@@ -1387,12 +1390,9 @@ mod tests {
     #[test]
     fn knightmate_defaults_hold_the_chess_terms_file_that_passed_its_sprt() {
         let d = EvalParams::default_for(VariantKind::Knightmate);
-        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../data/sprt/eval/knightmate-chess-terms.toml");
-        assert_eq!(EvalParams::load(VariantKind::Knightmate, &file).unwrap(), d);
-        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../data/sprt/eval/knightmate-placement.toml");
-        assert_eq!(EvalParams::load(VariantKind::Knightmate, &file).unwrap(), d);
+        for name in ["knightmate-chess-terms", "knightmate-placement"] {
+            assert_eq!(sprt_eval_file(VariantKind::Knightmate, name), d, "{name}");
+        }
         assert_eq!(d.weights[idx::HANGING + Role::Commoner as usize], 30);
         assert_eq!(d.weights[idx::MOBILITY + Role::Knight as usize], 0);
     }

@@ -56,6 +56,7 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::for_playout_positions;
     use super::super::{features, idx};
     use movegen::variants::{Chess, Knightmate, ThreeCheck};
     use movegen::{Color, Position, Role, Square, Variant};
@@ -105,31 +106,24 @@ mod tests {
         counts
     }
 
-    /// Checks the counts of 600 plies of playouts of `V`; returns how often
-    /// each term occurred.
+    /// Checks the counts over the evaluation tests' playouts of `V`;
+    /// returns how often each term occurred.
     fn placement_matches_the_slow_count<V: Variant>() -> [i32; 4] {
         let mut seen = [0; 4];
-        let mut pos = Position::<V>::startpos();
-        for i in 0..600 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() || V::end_by_rule(&pos).is_some() {
-                pos = Position::<V>::startpos();
-                continue;
-            }
-            pos = pos.play_unchecked(moves[(i * 7 + i / 5) % moves.len()]);
-            let f = features(&pos);
+        for_playout_positions::<V>(|pos| {
+            let f = features(pos);
             let got = [
                 f[idx::ROOK_FILE],
                 f[idx::ROOK_FILE + 1],
                 f[idx::OUTPOST],
                 f[idx::OUTPOST + 1],
             ];
-            let expected = by_squares(&pos);
+            let expected = by_squares(pos);
             assert_eq!(got, expected, "{}", pos.fen());
             for (s, e) in seen.iter_mut().zip(expected) {
                 *s += e.abs();
             }
-        }
+        });
         seen
     }
 
@@ -162,6 +156,6 @@ mod tests {
         let f = features(&pos);
         assert_eq!(f[idx::OUTPOST], 1 - 1, "both knights on outposts");
         assert_eq!(f[idx::ROOK_FILE + 1], 1, "h-file open");
-        assert_eq!(f[idx::ROOK_FILE], -1, "e-file semi-open for Black");
+        assert_eq!(f[idx::ROOK_FILE], -1, "d-file semi-open for Black");
     }
 }

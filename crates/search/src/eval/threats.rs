@@ -72,13 +72,14 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
                 } else {
                     pieces
                 };
-                let by_minor = (targets & ours.minors).count() as i32;
-                if by_minor != 0 {
-                    acc.add(idx::THREAT_BY_MINOR + role.index(), sign * by_minor);
-                }
-                let by_rook = (targets & ours.rooks).count() as i32;
-                if by_rook != 0 {
-                    acc.add(idx::THREAT_BY_ROOK + role.index(), sign * by_rook);
+                for (term, attackers) in [
+                    (idx::THREAT_BY_MINOR, ours.minors),
+                    (idx::THREAT_BY_ROOK, ours.rooks),
+                ] {
+                    let count = (targets & attackers).count() as i32;
+                    if count != 0 {
+                        acc.add(term + role.index(), sign * count);
+                    }
                 }
             }
         }
