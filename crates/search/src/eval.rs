@@ -146,6 +146,9 @@ layout! {
     OUTPOST = "outpost": 2,
     THREAT_BY_MINOR = "threat_by_minor": 7,
     THREAT_BY_ROOK = "threat_by_rook": 7,
+    MINOR_BEHIND_PAWN = "minor_behind_pawn": 2,
+    KING_PROTECTOR = "king_protector": 2,
+    LONG_DIAGONAL_BISHOP = "long_diagonal_bishop": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight

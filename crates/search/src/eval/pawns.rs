@@ -46,7 +46,7 @@ pub(super) fn ranks_ahead(color: Color, sq: Square) -> Bitboard {
 }
 
 /// King-step distance between two squares.
-fn distance(a: Square, b: Square) -> i32 {
+pub(super) fn distance(a: Square, b: Square) -> i32 {
     let df = (a.file() as i32 - b.file() as i32).abs();
     let dr = (a.rank() as i32 - b.rank() as i32).abs();
     df.max(dr)

@@ -11,12 +11,26 @@
 //!   of its side, and where no enemy pawn can ever attack it (none on an
 //!   adjacent file ahead of it). Only a piece can drive it away.
 //!
-//! Both are counted for the piece's owner, as [`super::pawns`] counts the
-//! pawns; its file and rank masks are the ones used here.
+//! - `minor_behind_pawn`, `[0]` knight and `[1]` bishop: a pawn of either
+//!   side stands right in front of it, shielding it from attacks along the
+//!   file and blocking that pawn.
+//! - `king_protector`, `[0]` knight and `[1]` bishop: the king-step distance
+//!   from the piece to its own king, counted once per square (a negative
+//!   weight keeps the minor pieces near the king they defend).
+//! - `long_diagonal_bishop`: a bishop that sees both central squares of its
+//!   long diagonal through every piece but the pawns (pieces move, pawns
+//!   stay).
+//!
+//! All are counted for the piece's owner, as [`super::pawns`] counts the
+//! pawns; its file and rank masks and its distance are the ones used here.
 
-use super::pawns::{adjacent_files, ranks_ahead};
+use super::pawns::{adjacent_files, distance, ranks_ahead};
 use super::{idx, Accumulator};
-use movegen::{Bitboard, Color, Position, Role, Variant};
+use movegen::attacks::bishop_attacks;
+use movegen::{Bitboard, Color, Position, Role, Square, Variant};
+
+/// The four central squares, d4, e4, d5 and e5.
+const CENTER: Bitboard = Bitboard(0x0000_0018_1800_0000);
 
 /// Adds the placement terms of `color`'s pieces to `acc` (White's view:
 /// `sign` is +1 for White, -1 for Black); `our_pawn_attacks` are the squares
@@ -50,6 +64,36 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
                     acc.add(idx::OUTPOST + slot, sign);
                 }
             }
+        }
+    }
+    if acc.wants(idx::MINOR_BEHIND_PAWN, 2) {
+        // Squares right behind a pawn, seen from `color`'s side.
+        let behind_pawns = (ours | theirs).shift_up(!color.is_white());
+        for (slot, role) in [Role::Knight, Role::Bishop].into_iter().enumerate() {
+            let count = (b.pieces(color, role) & behind_pawns).count() as i32;
+            if count != 0 {
+                acc.add(idx::MINOR_BEHIND_PAWN + slot, sign * count);
+            }
+        }
+    }
+    if acc.wants(idx::KING_PROTECTOR, 2) {
+        if let Some(king) = pos.king(color) {
+            for (slot, role) in [Role::Knight, Role::Bishop].into_iter().enumerate() {
+                let far: i32 = b.pieces(color, role).map(|sq| distance(sq, king)).sum();
+                if far != 0 {
+                    acc.add(idx::KING_PROTECTOR + slot, sign * far);
+                }
+            }
+        }
+    }
+    if acc.wants(idx::LONG_DIAGONAL_BISHOP, 1) {
+        let pawns = ours | theirs;
+        let count = b
+            .pieces(color, Role::Bishop)
+            .filter(|&sq: &Square| (bishop_attacks(sq, pawns) & CENTER).more_than_one())
+            .count() as i32;
+        if count != 0 {
+            acc.add(idx::LONG_DIAGONAL_BISHOP, sign * count);
         }
     }
 }
@@ -143,6 +187,102 @@ mod tests {
             seen.iter().all(|&s| s > 0),
             "a term never occurred: {seen:?}"
         );
+    }
+
+    /// The minor-piece counts of `pos` the slow way (White's minus Black's),
+    /// in the layout `[knight behind a pawn, bishop behind a pawn, knight
+    /// distance to its king, bishop distance, bishops on a long diagonal]`:
+    /// squares compared by file and rank, diagonals walked step by step.
+    fn minors_by_squares<V: Variant>(pos: &Position<V>) -> [i32; 5] {
+        let b = pos.board();
+        let pawns: Vec<Square> = Color::ALL
+            .into_iter()
+            .flat_map(|c| b.pieces(c, Role::Pawn))
+            .collect();
+        let mut counts = [0; 5];
+        for color in Color::ALL {
+            let sign = if color.is_white() { 1 } else { -1 };
+            let forward = if color.is_white() { 1 } else { -1 };
+            for (slot, role) in [(0, Role::Knight), (1, Role::Bishop)] {
+                for sq in b.pieces(color, role) {
+                    let in_front = pawns.iter().any(|p| {
+                        p.file() == sq.file() && p.rank() as i32 == sq.rank() as i32 + forward
+                    });
+                    counts[slot] += sign * i32::from(in_front);
+                    if let Some(k) = pos.king(color) {
+                        let df = (k.file() as i32 - sq.file() as i32).abs();
+                        let dr = (k.rank() as i32 - sq.rank() as i32).abs();
+                        counts[2 + slot] += sign * df.max(dr);
+                    }
+                }
+            }
+            for sq in b.pieces(color, Role::Bishop) {
+                let mut central = 0;
+                for (df, dr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                    let (mut f, mut r) = (sq.file() as i32 + df, sq.rank() as i32 + dr);
+                    while (0..8).contains(&f) && (0..8).contains(&r) {
+                        if (3..=4).contains(&f) && (3..=4).contains(&r) {
+                            central += 1;
+                        }
+                        if pawns
+                            .iter()
+                            .any(|p| p.file() as i32 == f && p.rank() as i32 == r)
+                        {
+                            break;
+                        }
+                        f += df;
+                        r += dr;
+                    }
+                }
+                counts[4] += sign * i32::from(central >= 2);
+            }
+        }
+        counts
+    }
+
+    #[test]
+    fn minor_piece_placement_matches_the_square_by_square_count() {
+        let mut seen = [0; 5];
+        fn check<V: Variant>(seen: &mut [i32; 5]) {
+            for_playout_positions::<V>(|pos| {
+                let f = features(pos);
+                let got = [
+                    f[idx::MINOR_BEHIND_PAWN],
+                    f[idx::MINOR_BEHIND_PAWN + 1],
+                    f[idx::KING_PROTECTOR],
+                    f[idx::KING_PROTECTOR + 1],
+                    f[idx::LONG_DIAGONAL_BISHOP],
+                ];
+                let expected = minors_by_squares(pos);
+                assert_eq!(got, expected, "{}", pos.fen());
+                for (s, e) in seen.iter_mut().zip(expected) {
+                    *s += e.abs();
+                }
+            });
+        }
+        check::<Chess>(&mut seen);
+        check::<ThreeCheck>(&mut seen);
+        check::<Knightmate>(&mut seen);
+        assert!(
+            seen.iter().all(|&s| s > 0),
+            "a term never occurred: {seen:?}"
+        );
+    }
+
+    #[test]
+    fn minors_behind_pawns_near_the_king_and_on_the_long_diagonal() {
+        // White: knight d3 behind its d4 pawn; bishop b2, whose diagonal
+        // stops at that pawn, sees d4 alone of the centre. Black: knight c6
+        // behind its c5 pawn; bishop g7 sees e5 and d4 (where its ray
+        // stops): two central squares, a long-diagonal bishop.
+        let pos = Position::<Chess>::from_fen("6k1/6b1/2n5/2p5/3P4/3N4/1B6/6K1 w - - 0 1").unwrap();
+        let f = features(&pos);
+        assert_eq!(f[idx::MINOR_BEHIND_PAWN], 1 - 1, "Nd3 and Nc6 behind pawns");
+        assert_eq!(f[idx::MINOR_BEHIND_PAWN + 1], 0, "no bishop behind a pawn");
+        assert_eq!(f[idx::LONG_DIAGONAL_BISHOP], -1, "Bg7 only");
+        // Nd3 is 3 steps from g1, Nc6 4 from g8; Bb2 5, Bg7 1.
+        assert_eq!(f[idx::KING_PROTECTOR], 3 - 4);
+        assert_eq!(f[idx::KING_PROTECTOR + 1], 5 - 1);
     }
 
     #[test]
