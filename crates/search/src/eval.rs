@@ -411,10 +411,10 @@ impl EvalParams {
             // nodes (data/sprt/eval/knightmate-placement.toml).
             placement(&mut w);
         }
-        if kind == VariantKind::ThreeCheck {
-            // Chess's rook-file and outpost weights: +56.9 Elo [31.3, 83.2],
-            // H1 in 690 games at 10000 nodes
-            // (data/sprt/eval/threecheck-placement.toml).
+        if kind == VariantKind::ThreeCheck || kind == VariantKind::Atomic {
+            // Chess's rook-file and outpost weights, H1 at 10000 nodes in
+            // both: threecheck +56.9 Elo [31.3, 83.2] in 690 games, atomic
+            // +14.6 [3.6, 25.7] in 2808 (data/sprt/eval/<game>-placement.toml).
             placement(&mut w);
         }
         if kind == VariantKind::Chess {
@@ -1352,7 +1352,7 @@ mod tests {
     }
 
     #[test]
-    fn chess_defaults_hold_the_files_that_passed_their_sprt() {
+    fn chess_threecheck_and_atomic_defaults_hold_the_files_that_passed_their_sprt() {
         let d = EvalParams::default_for(VariantKind::Chess);
         for name in [
             "chess-endgame-halves",
@@ -1368,26 +1368,29 @@ mod tests {
             d.weights[king.clone()],
             d.weights[EG + king.start..EG + king.end]
         );
-        // Threecheck keeps equal halves but for the placement weights it
-        // took from chess with their own test.
-        let t = EvalParams::default_for(VariantKind::ThreeCheck);
-        assert_eq!(
-            sprt_eval_file(VariantKind::ThreeCheck, "threecheck-placement"),
-            t
-        );
-        let placement = idx::ROOK_FILE..idx::OUTPOST + 2;
-        assert_ne!(
-            t.weights[placement.clone()],
-            t.weights[EG + placement.start..EG + placement.end]
-        );
-        let equal = |range: std::ops::Range<usize>| {
-            assert_eq!(
-                t.weights[range.clone()],
-                t.weights[EG + range.start..EG + range.end]
+        // Threecheck and atomic keep equal halves but for the placement
+        // weights they took from chess with their own tests.
+        for (kind, name) in [
+            (VariantKind::ThreeCheck, "threecheck-placement"),
+            (VariantKind::Atomic, "atomic-placement"),
+        ] {
+            let t = EvalParams::default_for(kind);
+            assert_eq!(sprt_eval_file(kind, name), t, "{name}");
+            let placement = idx::ROOK_FILE..idx::OUTPOST + 2;
+            assert_ne!(
+                t.weights[placement.clone()],
+                t.weights[EG + placement.start..EG + placement.end]
             );
-        };
-        equal(0..placement.start);
-        equal(placement.end..EG);
+            let equal = |range: std::ops::Range<usize>| {
+                assert_eq!(
+                    t.weights[range.clone()],
+                    t.weights[EG + range.start..EG + range.end],
+                    "{name}"
+                );
+            };
+            equal(0..placement.start);
+            equal(placement.end..EG);
+        }
     }
 
     #[test]
