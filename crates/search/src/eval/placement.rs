@@ -66,9 +66,10 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
             }
         }
     }
+    let pawns = ours | theirs;
     if acc.wants(idx::MINOR_BEHIND_PAWN, 2) {
         // Squares right behind a pawn, seen from `color`'s side.
-        let behind_pawns = (ours | theirs).shift_up(!color.is_white());
+        let behind_pawns = pawns.shift_up(!color.is_white());
         for (slot, role) in [Role::Knight, Role::Bishop].into_iter().enumerate() {
             let count = (b.pieces(color, role) & behind_pawns).count() as i32;
             if count != 0 {
@@ -87,7 +88,6 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
         }
     }
     if acc.wants(idx::LONG_DIAGONAL_BISHOP, 1) {
-        let pawns = ours | theirs;
         let count = b
             .pieces(color, Role::Bishop)
             .filter(|&sq: &Square| (bishop_attacks(sq, pawns) & CENTER).more_than_one())
@@ -150,19 +150,18 @@ mod tests {
         counts
     }
 
-    /// Checks the counts over the evaluation tests' playouts of `V`;
-    /// returns how often each term occurred.
-    fn placement_matches_the_slow_count<V: Variant>() -> [i32; 4] {
-        let mut seen = [0; 4];
+    /// Checks the features `terms` against `slow`, the same counts the
+    /// slow way, over the evaluation tests' playouts of `V`; returns how
+    /// often each term occurred.
+    fn matches_the_slow_count<V: Variant, const N: usize>(
+        terms: [usize; N],
+        slow: fn(&Position<V>) -> [i32; N],
+    ) -> [i32; N] {
+        let mut seen = [0; N];
         for_playout_positions::<V>(|pos| {
             let f = features(pos);
-            let got = [
-                f[idx::ROOK_FILE],
-                f[idx::ROOK_FILE + 1],
-                f[idx::OUTPOST],
-                f[idx::OUTPOST + 1],
-            ];
-            let expected = by_squares(pos);
+            let got = terms.map(|t| f[t]);
+            let expected = slow(pos);
             assert_eq!(got, expected, "{}", pos.fen());
             for (s, e) in seen.iter_mut().zip(expected) {
                 *s += e.abs();
@@ -171,14 +170,10 @@ mod tests {
         seen
     }
 
-    #[test]
-    fn rook_files_and_outposts_match_the_square_by_square_count() {
-        let mut seen = [0; 4];
-        for counts in [
-            placement_matches_the_slow_count::<Chess>(),
-            placement_matches_the_slow_count::<ThreeCheck>(),
-            placement_matches_the_slow_count::<Knightmate>(),
-        ] {
+    /// Asserts that each term occurred in one of the games' playouts.
+    fn each_term_occurred<const N: usize>(per_game: [[i32; N]; 3]) {
+        let mut seen = [0; N];
+        for counts in per_game {
             for (s, c) in seen.iter_mut().zip(counts) {
                 *s += c;
             }
@@ -187,6 +182,21 @@ mod tests {
             seen.iter().all(|&s| s > 0),
             "a term never occurred: {seen:?}"
         );
+    }
+
+    #[test]
+    fn rook_files_and_outposts_match_the_square_by_square_count() {
+        let terms = [
+            idx::ROOK_FILE,
+            idx::ROOK_FILE + 1,
+            idx::OUTPOST,
+            idx::OUTPOST + 1,
+        ];
+        each_term_occurred([
+            matches_the_slow_count::<Chess, 4>(terms, by_squares),
+            matches_the_slow_count::<ThreeCheck, 4>(terms, by_squares),
+            matches_the_slow_count::<Knightmate, 4>(terms, by_squares),
+        ]);
     }
 
     /// The minor-piece counts of `pos` the slow way (White's minus Black's),
@@ -242,31 +252,18 @@ mod tests {
 
     #[test]
     fn minor_piece_placement_matches_the_square_by_square_count() {
-        let mut seen = [0; 5];
-        fn check<V: Variant>(seen: &mut [i32; 5]) {
-            for_playout_positions::<V>(|pos| {
-                let f = features(pos);
-                let got = [
-                    f[idx::MINOR_BEHIND_PAWN],
-                    f[idx::MINOR_BEHIND_PAWN + 1],
-                    f[idx::KING_PROTECTOR],
-                    f[idx::KING_PROTECTOR + 1],
-                    f[idx::LONG_DIAGONAL_BISHOP],
-                ];
-                let expected = minors_by_squares(pos);
-                assert_eq!(got, expected, "{}", pos.fen());
-                for (s, e) in seen.iter_mut().zip(expected) {
-                    *s += e.abs();
-                }
-            });
-        }
-        check::<Chess>(&mut seen);
-        check::<ThreeCheck>(&mut seen);
-        check::<Knightmate>(&mut seen);
-        assert!(
-            seen.iter().all(|&s| s > 0),
-            "a term never occurred: {seen:?}"
-        );
+        let terms = [
+            idx::MINOR_BEHIND_PAWN,
+            idx::MINOR_BEHIND_PAWN + 1,
+            idx::KING_PROTECTOR,
+            idx::KING_PROTECTOR + 1,
+            idx::LONG_DIAGONAL_BISHOP,
+        ];
+        each_term_occurred([
+            matches_the_slow_count::<Chess, 5>(terms, minors_by_squares),
+            matches_the_slow_count::<ThreeCheck, 5>(terms, minors_by_squares),
+            matches_the_slow_count::<Knightmate, 5>(terms, minors_by_squares),
+        ]);
     }
 
     #[test]
