@@ -9,6 +9,12 @@
 //! seeded generator in a fixed order, every search is single-threaded with a
 //! freshly cleared table, and candidates are accepted in draw order however
 //! many threads evaluate them.
+//!
+//! `--from BOOK` skips the generation and rewrites an existing book (EPD
+//! lines or PGN, as `varia match` reads them) in `--format`: cutechess-cli
+//! and fastchess take `format=epd` books of positions, not of lines, so a
+//! gauntlet through them plays the project's books as FENs of the positions
+//! the lines reach.
 
 use anyhow::{anyhow, bail, Context as _};
 use arena::openings::random_line;
@@ -17,7 +23,7 @@ use rayon::prelude::*;
 use search::{EvalParams, Limits, Shared};
 use std::collections::HashSet;
 use std::io::{IsTerminal as _, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Node cap of each balance search (keeps a pathological position from
@@ -41,7 +47,8 @@ pub enum OutputFormat {
 #[command(after_help = "\
 Examples:
   varia openings --variant suicide --plies 8 --count 300 --seed 1 > data/openings/suicide.epd
-  varia openings --variant atomic --depth 8 --margin 30 --format fen --out atomic-fens.epd")]
+  varia openings --variant atomic --depth 8 --margin 30 --format fen --out atomic-fens.epd
+  varia openings --variant suicide --from data/openings/suicide.epd --format fen --out suicide-fens.epd")]
 pub struct Args {
     #[arg(long, value_name = "VARIANT", help = crate::variant_arg::help(""))]
     pub variant: VariantKind,
@@ -70,6 +77,12 @@ pub struct Args {
     /// position reached).
     #[arg(long, value_enum, default_value_t = OutputFormat::Epd)]
     pub format: OutputFormat,
+
+    /// Rewrite this book (EPD/FEN lines, or PGN if it ends in `.pgn`) in
+    /// `--format` instead of generating one; the generation options are
+    /// then not allowed.
+    #[arg(long, value_name = "BOOK", conflicts_with_all = ["plies", "count", "seed", "depth", "margin", "threads"])]
+    pub from: Option<PathBuf>,
 
     /// Write to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
@@ -122,8 +135,68 @@ fn balance(c: &VariantGame, depth: u32, params: &EvalParams, shared: &mut Shared
     })
 }
 
+/// One book line in `format`.
+fn book_line(game: &VariantGame, format: OutputFormat) -> String {
+    match format {
+        OutputFormat::Epd => format!(
+            "{} moves {}\n",
+            game.start_fen(),
+            game.uci_moves().join(" ")
+        ),
+        OutputFormat::Fen => format!("{}\n", game.fen()),
+    }
+}
+
+/// Writes `text` to `--out` or stdout.
+fn write_book(out: Option<&PathBuf>, text: &str) -> anyhow::Result<()> {
+    match out {
+        Some(p) => std::fs::write(p, text).map_err(|e| anyhow!("{}: {e}", p.display()))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+    }
+    Ok(())
+}
+
+/// `varia openings --from BOOK`: the book's openings, in order, in `--format`.
+fn convert(args: &Args, book: &Path) -> anyhow::Result<ExitCode> {
+    let kind = args.variant;
+    let openings = arena::openings::load(book, kind).map_err(|e| anyhow!("{e}"))?;
+    let mut text = format!(
+        "# varia openings --variant {} --from {} --format {}\n",
+        kind.name(),
+        book.display(),
+        match args.format {
+            OutputFormat::Epd => "epd",
+            OutputFormat::Fen => "fen",
+        }
+    );
+    for o in &openings {
+        // `load` has checked every line, so this cannot fail on its output;
+        // the error still names the entry rather than panicking.
+        let game = VariantGame::from_uci_moves(kind, Some(&o.fen), &o.moves)
+            .map_err(|e| anyhow!("{}: opening \"{}\": {e}", book.display(), o.describe()))?;
+        text.push_str(&book_line(&game, args.format));
+    }
+    write_book(args.out.as_ref(), &text)?;
+    if !args.quiet && (args.out.is_some() || !std::io::stdout().is_terminal()) {
+        eprintln!(
+            "{}: {} openings of {}",
+            kind.name(),
+            openings.len(),
+            book.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs `varia openings`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(book) = &args.from {
+        return convert(&args, book);
+    }
     let kind = args.variant;
     if !(1..=40).contains(&args.plies) {
         bail!("--plies {}: expected 1 to 40", args.plies);
@@ -146,7 +219,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("starting worker threads")?;
     let params = EvalParams::default_for(kind);
-    let start_fen = kind.start_fen();
     let batch = 64 * threads;
     let mut seen: HashSet<u64> = HashSet::new();
     let mut kept: Vec<VariantGame> = Vec::new();
@@ -202,24 +274,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     );
     for c in &kept {
-        match args.format {
-            OutputFormat::Epd => {
-                text.push_str(&format!("{start_fen} moves {}\n", c.uci_moves().join(" ")))
-            }
-            OutputFormat::Fen => {
-                text.push_str(&c.fen());
-                text.push('\n');
-            }
-        }
+        text.push_str(&book_line(c, args.format));
     }
-    match &args.out {
-        Some(p) => std::fs::write(p, &text).map_err(|e| anyhow!("{}: {e}", p.display()))?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
-        }
-    }
+    write_book(args.out.as_ref(), &text)?;
     if !args.quiet && (args.out.is_some() || !std::io::stdout().is_terminal()) {
         eprintln!(
             "{}: kept {} of {searched} distinct random {}-ply lines ({drawn} drawn), |score| < {} cp at depth {}",

@@ -81,6 +81,68 @@ fn shipped_opening_books_load_for_every_variant() {
 }
 
 #[test]
+fn a_book_rewritten_from_lines_to_positions_reaches_the_same_positions() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for kind in VariantKind::ALL {
+        let book = default_openings(kind);
+        let lines = arena::openings::load(&book, kind).expect("shipped book loads");
+        // EPD to EPD gives the book back line for line.
+        let epd = ok_stdout(&varia(&[
+            "openings",
+            "--variant",
+            kind.name(),
+            "--from",
+            path(&book),
+            "--format",
+            "epd",
+        ]));
+        let original = std::fs::read_to_string(&book).expect("book reads");
+        let body = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(body(&epd), body(&original), "{kind}");
+        // FEN: one position a line, the one the line reaches, read back as
+        // a book of positions without moves.
+        let fens = dir.path().join(format!("{}.fen.epd", kind.name()));
+        ok_stdout(&varia(&[
+            "openings",
+            "--variant",
+            kind.name(),
+            "--from",
+            path(&book),
+            "--format",
+            "fen",
+            "--out",
+            path(&fens),
+            "--quiet",
+        ]));
+        let positions = arena::openings::load(&fens, kind).expect("FEN book loads");
+        assert_eq!(positions.len(), lines.len(), "{kind}");
+        for (line, position) in lines.iter().zip(&positions) {
+            assert!(position.moves.is_empty(), "{kind}: {position:?}");
+            let reached = movegen::VariantGame::from_uci_moves(kind, Some(&line.fen), &line.moves)
+                .expect("book line plays");
+            assert_eq!(position.fen, reached.fen(), "{kind}: {}", line.describe());
+            assert!(!line.moves.is_empty(), "{kind}: the book holds lines");
+        }
+    }
+    // Generation options make no sense with --from.
+    let out = varia(&[
+        "openings",
+        "--variant",
+        "chess",
+        "--from",
+        path(&default_openings(VariantKind::Chess)),
+        "--plies",
+        "4",
+    ]);
+    assert!(!out.status.success());
+}
+
+#[test]
 fn identical_engines_score_half_within_error_bars() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("games.csv");
