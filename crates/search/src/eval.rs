@@ -1005,7 +1005,10 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     {
         threats::terms(pos, &attacks, acc);
     }
-    if V::KIND == VariantKind::Suicide {
+    // Suicide's piece count and both sides' legal moves; open to losers,
+    // where captures are forced too (0 there unless a file sets them: the
+    // legal-move counts cost two move generations per evaluation).
+    if V::MUST_CAPTURE && (acc.wants(idx::PIECE_COUNT, 1) || acc.wants(idx::LEGAL_MOBILITY, 1)) {
         suicide::terms(pos, acc);
     }
     acc.add(idx::TEMPO, if pos.turn().is_white() { 1 } else { -1 });

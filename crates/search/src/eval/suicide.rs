@@ -26,8 +26,13 @@ pub(super) fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) 
     if count != 0 {
         acc.add(idx::PIECE_COUNT, -count);
     }
+    // Two move generations: not when the weight is 0 (losers' default).
+    if !acc.wants(idx::LEGAL_MOBILITY, 1) {
+        return;
+    }
     // The side not to move's moves: its position after a pass (suicide has
-    // no check, so a pass is refused only when the game is over).
+    // no check, so a pass is refused only when the game is over; in losers
+    // a side in check cannot pass and the other side's count is 0).
     let mover = pos.count_legal() as i32;
     let waiting = pos.play_null().map_or(0, |p| p.count_legal() as i32);
     let mobility = if pos.turn().is_white() {
