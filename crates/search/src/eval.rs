@@ -149,6 +149,7 @@ layout! {
     MINOR_BEHIND_PAWN = "minor_behind_pawn": 2,
     KING_PROTECTOR = "king_protector": 2,
     LONG_DIAGONAL_BISHOP = "long_diagonal_bishop": 1,
+    FORCED_MOBILITY = "forced_mobility": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -1005,10 +1006,15 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     {
         threats::terms(pos, &attacks, acc);
     }
-    // Suicide's piece count and both sides' legal moves; open to losers,
-    // where captures are forced too (0 there unless a file sets them: the
-    // legal-move counts cost two move generations per evaluation).
-    if V::MUST_CAPTURE && (acc.wants(idx::PIECE_COUNT, 1) || acc.wants(idx::LEGAL_MOBILITY, 1)) {
+    // Suicide's piece count and both sides' legal (or forced, from attack
+    // sets) moves; open to losers, where captures are forced too (0 there
+    // unless a file sets them: the legal-move counts cost two move
+    // generations per evaluation).
+    if V::MUST_CAPTURE
+        && (acc.wants(idx::PIECE_COUNT, 1)
+            || acc.wants(idx::LEGAL_MOBILITY, 1)
+            || acc.wants(idx::FORCED_MOBILITY, 1))
+    {
         suicide::terms(pos, acc);
     }
     acc.add(idx::TEMPO, if pos.turn().is_white() { 1 } else { -1 });
