@@ -20,9 +20,11 @@
 #   MARGIN           cutechess's timemargin in ms [200]
 #
 # OUT_DIR (default cutechess-gauntlet) gets openings-<game>.epd, <game>.pgn,
-# <game>.log (cutechess's output) and summary.csv: game, games, W/D/L from
-# varia's side, score, Elo with its 95% interval (trinomial, the interval
-# `varia match` reports), games lost on time by varia, other abnormal ends.
+# <game>.log (cutechess's output), <game>.summary.csv and <game>.score.txt
+# (`varia pgn-score` of the PGN) and summary.csv: game, games, W/D/L from
+# varia's side, score, Elo with its 95% interval (from the pairs of each
+# opening, as `varia match` reports it), games lost on time by varia, other
+# abnormal ends.
 # A game whose PGN already holds GAMES results is not played again, so after
 # an interruption the same command finishes the rest (an unfinished game's
 # match is replayed whole: cutechess-cli cannot resume one).
@@ -40,27 +42,11 @@ die() { echo "cutechess_gauntlet.sh: $*" >&2; exit 2; }
 [ -x "$VARIA" ] || die "no varia binary at $VARIA (make build, or set VARIA)"
 [ -n "${CUTECHESS:-}" ] || die "set CUTECHESS to a cutechess-cli binary"
 [ -n "${FAIRY_STOCKFISH:-}" ] || die "set FAIRY_STOCKFISH to a Fairy-Stockfish binary"
-"$CUTECHESS" --version >/dev/null 2>&1 || die "$CUTECHESS does not start (cutechess-cli 1.5 needs Qt 6: scripts/setup_engines.sh installs it)"
+. "$ROOT/scripts/lib/cutechess.sh"
+require_cutechess "$CUTECHESS" cutechess_gauntlet.sh
 [ -x "$FAIRY_STOCKFISH" ] || die "no Fairy-Stockfish at $FAIRY_STOCKFISH"
 [ $((GAMES % 2)) = 0 ] || die "GAMES must be even (openings are played twice)"
 mkdir -p "$OUT"
-
-# cutechess-cli's names of the games.
-cutechess_name() {
-    case $1 in
-        chess) echo standard ;; suicide) echo giveaway ;; threecheck) echo 3check ;;
-        *) echo "$1" ;;
-    esac
-}
-
-# W D L from varia's side in a cutechess PGN.
-count_results() {
-    awk '/^\[White "/ { white = $2 } /^\[Result "/ { r = $2;
-            v = (white == "\"varia\"]") ? 1 : 0;
-            if (r == "\"1/2-1/2\"]") d++;
-            else if ((r == "\"1-0\"]") == v) w++; else l++ }
-         END { printf "%d %d %d\n", w, d, l }' "$1"
-}
 
 echo "variant,games,wins,draws,losses,score,elo,elo_low,elo_high,time_losses,other_abnormal,tc,client" > "$OUT/summary.csv"
 IFS=, read -r -a variant_list <<< "$VARIANTS"
@@ -88,20 +74,17 @@ for v in "${variant_list[@]}"; do
     if grep -q '^Warning' "$OUT/$v.log"; then
         die "$v: cutechess-cli warned: $(grep -m1 '^Warning' "$OUT/$v.log")"
     fi
-    read -r w d l <<< "$(count_results "$pgn")"
-    time_losses=$(awk '/^\[White "/ { white = $2 } /^\[Result "/ { r = $2 }
-        /^\[Termination "time forfeit"\]/ { v = (white == "\"varia\"]");
-            if ((v && r == "\"0-1\"]") || (!v && r == "\"1-0\"]")) n++ }
-        END { print n + 0 }' "$pgn")
-    other=$(grep -cE '^\[Termination "(stalled connection|abandoned|illegal move|unterminated)"\]' "$pgn" || true)
-    # Score and its 95% interval from the per-game variance, as Elo.
-    awk -v w="$w" -v d="$d" -v l="$l" -v v="$v" -v tl="$time_losses" -v o="$other" -v tc="$TC" '
-        function elo(s) { if (s <= 0) s = 0.0005; if (s >= 1) s = 0.9995; return -400 * log(1 / s - 1) / log(10) }
-        BEGIN { n = w + d + l; s = (w + d / 2) / n;
-            var = (w * (1 - s) ^ 2 + d * (0.5 - s) ^ 2 + l * s ^ 2) / n;
-            e = 1.959964 * sqrt(var / n);
-            printf "%s,%d,%d,%d,%d,%.4f,%.1f,%.1f,%.1f,%d,%d,%s,cutechess-cli\n",
-                v, n, w, d, l, s, elo(s), elo(s - e), elo(s + e), tl, o, tc }' >> "$OUT/summary.csv"
+    # The score through varia's own match statistics (which also replays
+    # every move under varia's rules): W/D/L, Elo and its 95% interval from
+    # the pairs of each opening (pentanomial), as `varia match` reports.
+    "$VARIA" pgn-score --variant "$v" --player varia --summary "$OUT/$v.summary.csv" "$pgn" \
+        > "$OUT/$v.score.txt"
+    # variant,player,opponent,games,wins,draws,losses,score,elo,elo_low,elo_high,...
+    IFS=, read -r _ _ _ n w d l score elo low high _ < <(sed -n 2p "$OUT/$v.summary.csv")
+    time_losses=$(sed -n 's/.*losses not ended by the rules:.*time \([0-9]*\).*/\1/p' "$OUT/$v.score.txt")
+    time_losses=${time_losses:-0}
+    other=$(abnormal_ends "$pgn")
+    echo "$v,$n,$w,$d,$l,$score,$elo,$low,$high,$time_losses,$other,$TC,cutechess-cli" >> "$OUT/summary.csv"
     echo "$(date +%T) $v: +$w =$d -$l, $time_losses lost on time by varia, $other other abnormal ends" >&2
 done
 column -s, -t "$OUT/summary.csv"

@@ -35,19 +35,9 @@ HASH=${HASH:-16}
 MARGIN=${MARGIN:-0}
 [ -x "$VARIA" ] || { echo "time_forfeits.sh: no varia binary at $VARIA (make build, or set VARIA)" >&2; exit 2; }
 [ $((GAMES % 2)) = 0 ] || { echo "time_forfeits.sh: GAMES must be even (openings are played twice)" >&2; exit 2; }
-if [ -n "${CUTECHESS:-}" ] && ! "$CUTECHESS" --version >/dev/null 2>&1; then
-    echo "time_forfeits.sh: $CUTECHESS does not start (cutechess-cli 1.5 needs Qt 6: scripts/setup_engines.sh installs it)" >&2
-    exit 2
-fi
+. "$ROOT/scripts/lib/cutechess.sh"
+[ -z "${CUTECHESS:-}" ] || require_cutechess "$CUTECHESS" time_forfeits.sh
 mkdir -p "$OUT"
-
-# cutechess-cli's names of the games.
-cutechess_name() {
-    case $1 in
-        chess) echo standard ;; suicide) echo giveaway ;; threecheck) echo 3check ;;
-        *) echo "$1" ;;
-    esac
-}
 
 echo "client,variant,games,time_losses,other_abnormal" > "$OUT/summary.csv"
 status=0
@@ -68,7 +58,7 @@ for v in "${variant_list[@]}"; do
             -recover -pgnout "$pgn" > "$OUT/cutechess-$v.log" 2>&1 || true
         played=$(grep -c '^\[Result ' "$pgn" || true)
         time_losses=$(grep -c '^\[Termination "time forfeit"\]' "$pgn" || true)
-        other=$(grep -cE '^\[Termination "(stalled connection|abandoned|illegal move|unterminated)"\]' "$pgn" || true)
+        other=$(abnormal_ends "$pgn")
         echo "cutechess,$v,$played,$time_losses,$other" >> "$OUT/summary.csv"
         echo "cutechess $v: $played games, $time_losses lost on time, $other other abnormal ends" >&2
         if [ "$time_losses" != 0 ] || [ "$other" != 0 ] || [ "$played" != "$GAMES" ]; then status=1; fi

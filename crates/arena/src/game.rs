@@ -104,6 +104,17 @@ impl GameResult {
         }
     }
 
+    /// The result written `1-0`, `0-1` or `1/2-1/2` (PGN's and the CSV's
+    /// spelling); `None` for anything else (PGN's `*`, an unfinished game).
+    pub fn from_pgn(s: &str) -> Option<GameResult> {
+        match s {
+            "1-0" => Some(GameResult::WhiteWins),
+            "0-1" => Some(GameResult::BlackWins),
+            "1/2-1/2" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -9,8 +9,10 @@
 //! `Three-check`, `3check`, `threecheck`, `Giveaway`, ...) and refuses a game
 //! whose tag names another game than the one being read.
 
-use crate::game::GameRecord;
+use crate::game::{GameRecord, GameResult};
+use crate::results::GameRow;
 use movegen::{dispatch, Game, Move, PgnVariantNames, Position, VariantGame, VariantKind};
+use std::collections::HashMap;
 
 /// A game read from PGN.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +25,79 @@ pub struct PgnGame {
     pub moves: Vec<String>,
     /// The `[Result]` tag (or the movetext's result token).
     pub result: String,
+}
+
+impl PgnGame {
+    /// The value of tag `name`, if the game has it.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The finished games of another client's PGN (cutechess-cli, fastchess) as
+/// rows of varia's per-game table, so that their score goes through the
+/// same statistics as a `varia match` ([`crate::results::summarize`]).
+///
+/// Games are numbered from `first_game`. Pairs follow those clients'
+/// convention: with `-games 2 -repeat` a round is one opening played twice
+/// with colours swapped, and both games carry its `[Round]` tag; each
+/// distinct tag becomes a pair number from `first_pair` on (a round with
+/// other than two games counts as no pair, as in [`crate::results::Tally`]).
+/// The `[Termination]` tag is read in varia's words: `time forfeit` as
+/// `time`, `illegal move` as `illegal_move`, `abandoned` and `stalled
+/// connection` as `crash`, `adjudication` as itself, anything else (the
+/// rules ended the game) as `normal`. Games without a result (`*`) are left
+/// out; the second value counts them. A game without a `[White]` or
+/// `[Black]` tag is an error naming it.
+pub fn game_rows(
+    games: &[PgnGame],
+    kind: VariantKind,
+    first_game: usize,
+    first_pair: usize,
+) -> Result<(Vec<GameRow>, usize), String> {
+    let mut pairs: HashMap<&str, usize> = HashMap::new();
+    let mut rows = Vec::new();
+    let mut unfinished = 0;
+    for (i, g) in games.iter().enumerate() {
+        let number = first_game + i;
+        let Some(result) = GameResult::from_pgn(&g.result) else {
+            unfinished += 1;
+            continue;
+        };
+        let player = |tag: &str| {
+            g.tag(tag)
+                .map(str::to_string)
+                .ok_or_else(|| format!("game {number} has no [{tag}] tag"))
+        };
+        let round = g.tag("Round").unwrap_or("?");
+        let next_pair = first_pair + pairs.len();
+        let pair = *pairs.entry(round).or_insert(next_pair);
+        let termination = match g.tag("Termination") {
+            Some("time forfeit") => "time",
+            Some("illegal move") => "illegal_move",
+            Some("abandoned") | Some("stalled connection") => "crash",
+            Some("adjudication") => "adjudication",
+            _ => "normal",
+        };
+        rows.push(GameRow {
+            game: number,
+            round: 1,
+            pair,
+            variant: kind.name().to_string(),
+            opening: g.start_fen.clone(),
+            white: player("White")?,
+            black: player("Black")?,
+            result,
+            termination: termination.to_string(),
+            plies: g.moves.len() as u32,
+            seconds: 0.0,
+            moves: g.moves.join(" "),
+        });
+    }
+    Ok((rows, unfinished))
 }
 
 /// A PGN error with its line.
@@ -276,6 +351,60 @@ mod tests {
             assert_eq!(games.len(), 1);
             assert_eq!(games[0].moves, moves, "{kind}\n{text}");
         }
+    }
+
+    /// A cutechess-cli PGN: rounds of two games, colours swapped, the
+    /// result and the termination in tags, comments after the moves.
+    #[test]
+    fn another_clients_games_become_rows_paired_by_round() {
+        let game = |round: u32, white: &str, black: &str, result: &str, end: Option<&str>| {
+            let termination = end.map_or(String::new(), |t| format!("[Termination \"{t}\"]\n"));
+            format!(
+                "[Event \"?\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\
+                 [Result \"{result}\"]\n{termination}\n1. e4 {{+0.30/12 0.1s}} e5 {{-0.20/11}} {result}\n\n"
+            )
+        };
+        // Finished out of order, as with -concurrency: round 2 first.
+        let text = [
+            game(2, "varia", "fsf", "0-1", Some("time forfeit")),
+            game(1, "varia", "fsf", "1-0", None),
+            game(2, "fsf", "varia", "1/2-1/2", Some("adjudication")),
+            game(1, "fsf", "varia", "1-0", None),
+            game(3, "varia", "fsf", "*", Some("unterminated")),
+        ]
+        .concat();
+        let games = read_games(&text, VariantKind::Chess).unwrap();
+        let (rows, unfinished) = game_rows(&games, VariantKind::Chess, 1, 1).unwrap();
+        assert_eq!(unfinished, 1);
+        assert_eq!(rows.len(), 4);
+        assert_eq!(
+            rows.iter().map(|r| r.pair).collect::<Vec<_>>(),
+            [1, 2, 1, 2]
+        );
+        assert_eq!(rows[0].termination, "time");
+        assert_eq!(rows[2].termination, "adjudication");
+        assert_eq!(rows[1].termination, "normal");
+        assert_eq!(rows[1].moves, "e2e4 e7e5");
+        let stats = crate::results::summarize(&rows, &["varia".to_string()]);
+        assert_eq!(stats.len(), 1);
+        assert_eq!(stats[0].player, "varia");
+        let wdl = stats[0].wdl;
+        assert_eq!((wdl.wins, wdl.draws, wdl.losses), (1, 1, 2));
+        // Round 1: a win and a loss (1 point of 2); round 2: a loss and a
+        // draw (0.5 of 2).
+        assert_eq!(stats[0].penta.0, [0, 1, 1, 0, 0]);
+        // Games are numbered on from `first_game`, pairs from `first_pair`.
+        let (rows, _) = game_rows(&games, VariantKind::Chess, 11, 7).unwrap();
+        assert_eq!(rows[0].game, 11);
+        assert_eq!(
+            rows.iter().map(|r| r.pair).collect::<Vec<_>>(),
+            [7, 8, 7, 8]
+        );
+        let nameless = read_games("[Result \"1-0\"]\n\n1. e4 1-0\n", VariantKind::Chess).unwrap();
+        assert_eq!(
+            game_rows(&nameless, VariantKind::Chess, 1, 1).unwrap_err(),
+            "game 1 has no [White] tag"
+        );
     }
 
     #[test]

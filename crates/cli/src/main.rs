@@ -23,6 +23,7 @@ mod output;
 mod perft;
 mod perft_compare;
 mod perft_merge;
+mod pgn_score;
 mod resources;
 mod tune;
 mod uci;
@@ -65,6 +66,9 @@ enum Command {
     Match(match_cmd::Args),
     /// Combine the per-game CSVs of a sharded match into one summary.
     MatchMerge(match_merge::Args),
+    /// Score a match another client played (cutechess-cli, fastchess) from
+    /// its PGN, with the statistics of `varia match`.
+    PgnScore(pgn_score::Args),
     /// Generate a balanced opening book: random short lines kept when a
     /// shallow search finds them near balanced.
     Openings(openings_cmd::Args),
@@ -103,6 +107,7 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => analyse::run(args),
         Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::MatchMerge(args)) => match_merge::run(args),
+        Some(Command::PgnScore(args)) => pgn_score::run(args),
         Some(Command::Openings(args)) => openings_cmd::run(args),
     };
     match result {

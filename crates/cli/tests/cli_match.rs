@@ -754,3 +754,87 @@ fn search_settings_file_plays_and_bad_settings_are_one_line() {
         &["unknown search parameter \"null_move\""],
     );
 }
+
+/// `varia pgn-score` on a cutechess-cli PGN (giveaway, rounds of two games
+/// with colours swapped, one finished out of order, one unfinished): the
+/// score, Elo and pentanomial of `varia match`'s statistics, the losses
+/// not ended by the rules, the summary CSV; a move illegal under the
+/// game's rules and a missing file are one-line errors.
+#[test]
+fn pgn_of_another_client_is_scored_with_the_match_statistics() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = |round: u32, white: &str, black: &str, result: &str, end: &str| {
+        format!(
+            "[Event \"?\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\
+             [Result \"{result}\"]\n[Variant \"giveaway\"]\n{end}\n\
+             1. e3 {{+0.10/9 0.2s}} b5 2. Bxb5 {result}\n\n"
+        )
+    };
+    let text = [
+        game(1, "varia", "fsf", "1-0", ""),
+        game(2, "varia", "fsf", "0-1", "[Termination \"time forfeit\"]\n"),
+        game(1, "fsf", "varia", "1/2-1/2", ""),
+        game(2, "fsf", "varia", "0-1", ""),
+        game(3, "varia", "fsf", "*", "[Termination \"unterminated\"]\n"),
+    ]
+    .concat();
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(&pgn, &text).unwrap();
+    let summary = dir.path().join("summary.csv");
+    let args = |player: &str| {
+        vec![
+            "pgn-score".to_string(),
+            "--variant".into(),
+            "giveaway".into(),
+            "--player".into(),
+            player.into(),
+            path(&pgn).into(),
+            "--summary".into(),
+            path(&summary).into(),
+        ]
+    };
+    let run = |player: &str| {
+        let a = args(player);
+        let o = varia(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let out = run("varia");
+    let (games, wins, draws, losses, _, _) = pairing(&out);
+    assert_eq!((games, wins, draws, losses), (4, 2, 1, 1), "{out}");
+    // Round 1: a win and a draw (1.5 of 2); round 2: a loss and a win (1).
+    assert!(out.contains("penta [0 0 1 1 0]"), "{out}");
+    assert!(
+        out.contains("varia's losses not ended by the rules: time 1"),
+        "{out}"
+    );
+    assert!(out.contains("1 unfinished games"), "{out}");
+    let csv = std::fs::read_to_string(&summary).unwrap();
+    let row: Vec<&str> = csv
+        .lines()
+        .nth(1)
+        .expect("a pairing row")
+        .split(',')
+        .collect();
+    assert_eq!(
+        &row[..7],
+        ["suicide", "varia", "fsf", "4", "2", "1", "1"],
+        "{csv}"
+    );
+    // From the other side: the mirror image.
+    let out = run("fsf");
+    let (_, wins, draws, losses, _, _) = pairing(&out);
+    assert_eq!((wins, draws, losses), (1, 1, 2), "{out}");
+    assert!(out.contains("penta [0 1 1 0 0]"), "{out}");
+
+    std::fs::write(&pgn, text.replace("2. Bxb5", "2. Bxa6")).unwrap();
+    assert_one_line_error(
+        &varia(&["pgn-score", "--variant", "giveaway", path(&pgn)]),
+        &["games.pgn: line", "Bxa6"],
+    );
+    let missing = dir.path().join("none.pgn");
+    assert_one_line_error(
+        &varia(&["pgn-score", "--variant", "giveaway", path(&missing)]),
+        &["none.pgn"],
+    );
+}
