@@ -42,6 +42,15 @@ pub enum OutputFormat {
     Fen,
 }
 
+impl OutputFormat {
+    /// The name `--format` takes, from clap's own spelling of it.
+    fn name(self) -> String {
+        use clap::ValueEnum as _;
+        self.to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_string())
+    }
+}
+
 /// Arguments of `varia openings`.
 #[derive(clap::Args, Debug, Clone)]
 #[command(after_help = "\
@@ -160,6 +169,14 @@ fn write_book(out: Option<&PathBuf>, text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Prints `line` to stderr unless `--quiet`, or the book itself went to a
+/// terminal (where the line would land in the middle of it).
+fn report(args: &Args, line: impl FnOnce() -> String) {
+    if !args.quiet && (args.out.is_some() || !std::io::stdout().is_terminal()) {
+        eprintln!("{}", line());
+    }
+}
+
 /// `varia openings --from BOOK`: the book's openings, in order, in `--format`.
 fn convert(args: &Args, book: &Path) -> anyhow::Result<ExitCode> {
     let kind = args.variant;
@@ -168,10 +185,7 @@ fn convert(args: &Args, book: &Path) -> anyhow::Result<ExitCode> {
         "# varia openings --variant {} --from {} --format {}\n",
         kind.name(),
         book.display(),
-        match args.format {
-            OutputFormat::Epd => "epd",
-            OutputFormat::Fen => "fen",
-        }
+        args.format.name()
     );
     for o in &openings {
         // `load` has checked every line, so this cannot fail on its output;
@@ -181,14 +195,14 @@ fn convert(args: &Args, book: &Path) -> anyhow::Result<ExitCode> {
         text.push_str(&book_line(&game, args.format));
     }
     write_book(args.out.as_ref(), &text)?;
-    if !args.quiet && (args.out.is_some() || !std::io::stdout().is_terminal()) {
-        eprintln!(
+    report(args, || {
+        format!(
             "{}: {} openings of {}",
             kind.name(),
             openings.len(),
             book.display()
-        );
-    }
+        )
+    });
     Ok(ExitCode::SUCCESS)
 }
 
@@ -277,15 +291,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         text.push_str(&book_line(c, args.format));
     }
     write_book(args.out.as_ref(), &text)?;
-    if !args.quiet && (args.out.is_some() || !std::io::stdout().is_terminal()) {
-        eprintln!(
+    report(&args, || {
+        format!(
             "{}: kept {} of {searched} distinct random {}-ply lines ({drawn} drawn), |score| < {} cp at depth {}",
             kind.name(),
             kept.len(),
             args.plies,
             args.margin,
             args.depth
-        );
-    }
+        )
+    });
     Ok(ExitCode::SUCCESS)
 }

@@ -86,16 +86,15 @@ fn a_book_rewritten_from_lines_to_positions_reaches_the_same_positions() {
     for kind in VariantKind::ALL {
         let book = default_openings(kind);
         let lines = arena::openings::load(&book, kind).expect("shipped book loads");
+        // `varia openings --from BOOK --format FORMAT`, then `rest`.
+        let convert = |format: &str, rest: &[&str]| {
+            let mut a = vec!["openings", "--variant", kind.name(), "--from", path(&book)];
+            a.extend(["--format", format]);
+            a.extend_from_slice(rest);
+            ok_stdout(&varia(&a))
+        };
         // EPD to EPD gives the book back line for line.
-        let epd = ok_stdout(&varia(&[
-            "openings",
-            "--variant",
-            kind.name(),
-            "--from",
-            path(&book),
-            "--format",
-            "epd",
-        ]));
+        let epd = convert("epd", &[]);
         let original = std::fs::read_to_string(&book).expect("book reads");
         let body = |t: &str| -> Vec<String> {
             t.lines()
@@ -107,18 +106,7 @@ fn a_book_rewritten_from_lines_to_positions_reaches_the_same_positions() {
         // FEN: one position a line, the one the line reaches, read back as
         // a book of positions without moves.
         let fens = dir.path().join(format!("{}.fen.epd", kind.name()));
-        ok_stdout(&varia(&[
-            "openings",
-            "--variant",
-            kind.name(),
-            "--from",
-            path(&book),
-            "--format",
-            "fen",
-            "--out",
-            path(&fens),
-            "--quiet",
-        ]));
+        convert("fen", &["--out", path(&fens), "--quiet"]);
         let positions = arena::openings::load(&fens, kind).expect("FEN book loads");
         assert_eq!(positions.len(), lines.len(), "{kind}");
         for (line, position) in lines.iter().zip(&positions) {
