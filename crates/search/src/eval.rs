@@ -397,10 +397,12 @@ impl EvalParams {
         }
         if kind == VariantKind::Losers {
             // Both sides' moves under the forced-capture rule, counted from
-            // attack sets, 10 per move of difference: +47.2 Elo [23.9, 70.9],
-            // H1 in 578 games at 2+0.02 (+46.8 [23.8, 70.2] at 10000 nodes;
-            // data/sprt/eval/losers-forced-mobility.toml).
-            w[idx::FORCED_MOBILITY] = 10;
+            // attack sets: at 10 per move of difference +47.2 Elo [23.9,
+            // 70.9], H1 in 578 games at 2+0.02 (+46.8 [23.8, 70.2] at 10000
+            // nodes; data/sprt/eval/losers-forced-mobility.toml); 20 per move
+            // over 10 +72.2 [43.8, 101.6], H1 in 367 games at 10000 nodes
+            // (losers-forced-mobility-20.toml; the same term, so speed-neutral).
+            w[idx::FORCED_MOBILITY] = 20;
         }
         w[idx::TEMPO] = 10;
         // The endgame halves: the middlegame's until a game's own differ.
