@@ -401,8 +401,10 @@ impl EvalParams {
             // 70.9], H1 in 578 games at 2+0.02 (+46.8 [23.8, 70.2] at 10000
             // nodes; data/sprt/eval/losers-forced-mobility.toml); 20 per move
             // over 10 +72.2 [43.8, 101.6], H1 in 367 games at 10000 nodes
-            // (losers-forced-mobility-20.toml; the same term, so speed-neutral).
-            w[idx::FORCED_MOBILITY] = 20;
+            // (losers-forced-mobility-20.toml; the same term, so speed-neutral);
+            // 40 over 20 +150.0 [109.6, 194.6], H1 in 269 games at 10000
+            // nodes (losers-forced-mobility-40.toml).
+            w[idx::FORCED_MOBILITY] = 40;
         }
         w[idx::TEMPO] = 10;
         // The endgame halves: the middlegame's until a game's own differ.
