@@ -404,8 +404,9 @@ impl EvalParams {
             // (losers-forced-mobility-20.toml; the same term, so speed-neutral);
             // 40 over 20 +150.0 [109.6, 194.6], H1 in 269 games at 10000
             // nodes (losers-forced-mobility-40.toml); 80 over 40 +97.3 [64.4,
-            // 132.0], H1 in 327 games at 10000 nodes (-80.toml).
-            w[idx::FORCED_MOBILITY] = 80;
+            // 132.0], H1 in 327 games at 10000 nodes (-80.toml); 160 over 80
+            // +54.7 [29.7, 80.2], H1 in 603 games at 10000 nodes (-160.toml).
+            w[idx::FORCED_MOBILITY] = 160;
         }
         w[idx::TEMPO] = 10;
         // The endgame halves: the middlegame's until a game's own differ.

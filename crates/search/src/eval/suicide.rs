@@ -22,9 +22,10 @@
 //!
 //! Suicide's defaults are 100 per piece and 10 per legal move: +98 Elo over
 //! the evaluation without them (H1, data/sprt/log.csv). Losers takes the
-//! forced mobility alone, 80 per move (10 was +47 Elo at 2+0.02, H1, where
+//! forced mobility alone, 160 per move (10 was +47 Elo at 2+0.02, H1, where
 //! the legal-move counts gained as much at equal nodes and nothing on the
-//! clock; 20 then +72 over 10, 40 +150 over 20, 80 +97 over 40), data/sprt/log.csv.
+//! clock; 20 then +72 over 10, 40 +150 over 20, 80 +97 over 40,
+//! 160 +55 over 80: still rising, not yet tried higher), data/sprt/log.csv.
 
 use super::{idx, Accumulator};
 use movegen::attacks::{pawn_attacks, piece_attacks};
