@@ -18,7 +18,7 @@
 //!   price of one pass over the pieces. It is exact where no pawn stands
 //!   to promote, no en passant or castling is possible and (in losers) no
 //!   king is in check or pinned (the test below holds it to the legal count
-//!   there); elsewhere it is an estimate.
+//!   in suicide's positions of that kind); elsewhere it is an estimate.
 //!
 //! Suicide's defaults are 100 per piece and 10 per legal move: +98 Elo over
 //! the evaluation without them (H1, data/sprt/log.csv). Losers takes the
