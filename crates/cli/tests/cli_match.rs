@@ -769,21 +769,17 @@ fn pgn_of_another_client_is_scored_with_the_match_statistics() {
     let pgn = dir.path().join("games.pgn");
     std::fs::write(&pgn, &text).unwrap();
     let summary = dir.path().join("summary.csv");
-    let args = |player: &str| {
-        vec![
-            "pgn-score".to_string(),
-            "--variant".into(),
-            "giveaway".into(),
-            "--player".into(),
-            player.into(),
-            path(&pgn).into(),
-            "--summary".into(),
-            path(&summary).into(),
-        ]
-    };
     let run = |player: &str| {
-        let a = args(player);
-        let o = varia(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        let o = varia(&[
+            "pgn-score",
+            "--variant",
+            "giveaway",
+            "--player",
+            player,
+            path(&pgn),
+            "--summary",
+            path(&summary),
+        ]);
         assert!(o.status.success(), "{}", stderr(&o));
         stdout(&o)
     };

@@ -150,13 +150,7 @@ mod tests {
 
     #[test]
     fn the_swap_list_agrees_with_the_recursive_exchange_along_random_games() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = movegen::SplitMix64::new(1);
         let mut captures = 0;
         for _game in 0..40 {
             let mut pos = Position::<Chess>::startpos();
@@ -175,7 +169,7 @@ mod tests {
                     );
                     captures += 1;
                 }
-                pos = pos.play_unchecked(moves[(next() % moves.len() as u64) as usize]);
+                pos = pos.play_unchecked(moves[rng.below(moves.len())]);
             }
         }
         assert!(captures > 1000, "{captures} captures compared");

@@ -107,7 +107,7 @@ mod tests {
     use super::super::{features, idx};
     use super::forced_moves;
     use movegen::variants::Suicide;
-    use movegen::{Bitboard, Color, Position, Role};
+    use movegen::{Bitboard, Color, Position, Role, SplitMix64};
 
     #[test]
     fn piece_count_and_both_sides_legal_moves() {
@@ -133,13 +133,7 @@ mod tests {
     /// games, for the side to move and for the side waiting.
     #[test]
     fn forced_moves_are_the_legal_moves_where_the_shortcuts_hold() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = SplitMix64::new(1);
         let mut checked = 0;
         for _ in 0..40 {
             let mut pos = Position::<Suicide>::default();
@@ -170,7 +164,7 @@ mod tests {
                     );
                     checked += 1;
                 }
-                let m = moves[(next() % moves.len() as u64) as usize];
+                let m = moves[rng.below(moves.len())];
                 pos = pos.play(m).unwrap();
             }
         }
