@@ -391,9 +391,11 @@ impl EvalParams {
         if kind == VariantKind::Suicide {
             // Each piece a pawn more against its owner, and 10 per legal move
             // of difference: +98 Elo [65, 132], H1 in 281 games at 5000 nodes
-            // (data/sprt/eval/suicide-count-mobility.toml).
+            // (data/sprt/eval/suicide-count-mobility.toml); legal mobility 20
+            // over 10 +46.4 [23.7, 69.5], H1 in 482 games at 10000 nodes
+            // (suicide-legal-mobility-20.toml; the same term: speed-neutral).
             w[idx::PIECE_COUNT] = 100;
-            w[idx::LEGAL_MOBILITY] = 10;
+            w[idx::LEGAL_MOBILITY] = 20;
         }
         if kind == VariantKind::Losers {
             // Both sides' moves under the forced-capture rule, counted from
