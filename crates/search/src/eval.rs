@@ -393,9 +393,11 @@ impl EvalParams {
             // of difference: +98 Elo [65, 132], H1 in 281 games at 5000 nodes
             // (data/sprt/eval/suicide-count-mobility.toml); legal mobility 20
             // over 10 +46.4 [23.7, 69.5], H1 in 482 games at 10000 nodes
-            // (suicide-legal-mobility-20.toml; the same term: speed-neutral).
+            // (suicide-legal-mobility-20.toml; the same term: speed-neutral);
+            // 40 over 20 +109.9 [75.2, 146.9], H1 in 295 games
+            // (suicide-legal-mobility-40.toml).
             w[idx::PIECE_COUNT] = 100;
-            w[idx::LEGAL_MOBILITY] = 20;
+            w[idx::LEGAL_MOBILITY] = 40;
         }
         if kind == VariantKind::Losers {
             // Both sides' moves under the forced-capture rule, counted from
