@@ -886,6 +886,16 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     let mut reached = [[Bitboard(0); 7]; 2];
     // Where captures are forced (suicide, losers) material is a liability.
     let material_sign = if V::MUST_CAPTURE { -1 } else { 1 };
+    // Each side's moves under the forced-capture rule, from the attack sets
+    // of the walk below (by colour).
+    let forced_wanted = V::MUST_CAPTURE && acc.wants(idx::FORCED_MOBILITY, 1);
+    let mut forced = Color::ALL.map(|color| {
+        if forced_wanted {
+            suicide::ForcedMoves::new(pos, color)
+        } else {
+            suicide::ForcedMoves::NONE
+        }
+    });
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
         let ours = b.color(color);
@@ -927,6 +937,9 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                     _ => {}
                 }
                 if role != Role::Pawn {
+                    if forced_wanted {
+                        forced[color.index()].add_piece(moves);
+                    }
                     attacked.all |= moves;
                     reached[role.index()] |= moves;
                     king_attack.add_piece(role, moves, their_zone);
@@ -1032,7 +1045,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
             || acc.wants(idx::LEGAL_MOBILITY, 1)
             || acc.wants(idx::FORCED_MOBILITY, 1))
     {
-        suicide::terms(pos, acc);
+        suicide::terms(pos, &forced, acc);
     }
     acc.add(idx::TEMPO, if pos.turn().is_white() { 1 } else { -1 });
 }
