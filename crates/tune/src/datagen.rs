@@ -421,12 +421,14 @@ pub fn from_games(
             message: e.message,
         })?;
         for (i, g) in games.iter().enumerate() {
-            let Some(r) = crate::positions::parse_result(&g.result) else {
+            let Some(r) =
+                arena::GameResult::from_pgn(&g.result).map(arena::GameResult::white_score)
+            else {
                 skipped += 1;
                 continue;
             };
             let moves: Vec<&str> = g.moves.iter().map(String::as_str).collect();
-            let gp = dispatch!(kind, V => game_positions::<V>(&g.start_fen, &[], &moves, skip_plies, r as f64, i + 1))
+            let gp = dispatch!(kind, V => game_positions::<V>(&g.start_fen, &[], &moves, skip_plies, r, i + 1))
                 .map_err(|message| Error::Game { file: name.clone(), game: i + 1, message })?;
             out.push(gp);
         }

@@ -7,6 +7,7 @@
 //! commas, so no quoting is needed.
 
 use crate::{Error, Result};
+use arena::GameResult;
 use movegen::{Position, Variant};
 use rayon::prelude::*;
 use std::path::Path;
@@ -14,13 +15,16 @@ use std::path::Path;
 /// The header line.
 pub const HEADER: &str = "fen,result";
 
-/// Parses a result field: `1`, `0.5`, `0` (or `1-0`, `1/2-1/2`, `0-1`).
+/// Parses a result field: White's score `1`, `0.5`, `0`, or a game result
+/// in PGN's spelling (`1-0`, `1/2-1/2`, `0-1`, read by
+/// [`GameResult::from_pgn`]).
 pub fn parse_result(s: &str) -> Option<f32> {
-    match s.trim() {
-        "1" | "1.0" | "1-0" => Some(1.0),
-        "0.5" | ".5" | "1/2-1/2" | "1/2" => Some(0.5),
-        "0" | "0.0" | "0-1" => Some(0.0),
-        _ => None,
+    let s = s.trim();
+    match s {
+        "1" | "1.0" => Some(1.0),
+        "0.5" | ".5" | "1/2" => Some(0.5),
+        "0" | "0.0" => Some(0.0),
+        _ => GameResult::from_pgn(s).map(|r| r.white_score() as f32),
     }
 }
 
@@ -79,4 +83,26 @@ pub fn parse<V: Variant>(text: &str, origin: &str) -> Result<Vec<(Position<V>, f
             Ok((pos, r))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_result;
+
+    #[test]
+    fn results_read_as_scores_or_in_pgn_spelling() {
+        for (text, score) in [
+            ("1", 1.0),
+            ("0.5", 0.5),
+            (" 0 ", 0.0),
+            ("1-0", 1.0),
+            ("1/2-1/2", 0.5),
+            ("0-1", 0.0),
+        ] {
+            assert_eq!(parse_result(text), Some(score), "{text}");
+        }
+        for bad in ["*", "2", "1-1", ""] {
+            assert_eq!(parse_result(bad), None, "{bad}");
+        }
+    }
 }
