@@ -395,8 +395,9 @@ impl EvalParams {
             // over 10 +46.4 [23.7, 69.5], H1 in 482 games at 10000 nodes
             // (suicide-legal-mobility-20.toml; the same term: speed-neutral);
             // 40 over 20 +109.9 [75.2, 146.9], H1 in 295 games
-            // (suicide-legal-mobility-40.toml).
-            w[idx::PIECE_COUNT] = 100;
+            // (suicide-legal-mobility-40.toml); then piece count 50 over 100
+            // +15.0 [3.6, 26.4], H1 in 2067 games (suicide-piece-count-50.toml).
+            w[idx::PIECE_COUNT] = 50;
             w[idx::LEGAL_MOBILITY] = 40;
         }
         if kind == VariantKind::Losers {
