@@ -27,7 +27,8 @@
 //! forced mobility alone, 160 per move (10 was +47 Elo at 2+0.02, H1, where
 //! the legal-move counts gained as much at equal nodes and nothing on the
 //! clock; 20 then +72 over 10, 40 +150 over 20, 80 +97 over 40,
-//! 160 +55 over 80; 320 undecided at +12, 240 at -8), data/sprt/log.csv.
+//! 160 +55 over 80; 320 undecided at +12, 240 at -8), and chess's piece
+//! values halved (+32 Elo), data/sprt/log.csv.
 
 use super::{idx, Accumulator};
 use movegen::attacks::pawn_attacks;
