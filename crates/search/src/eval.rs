@@ -323,8 +323,10 @@ impl EvalParams {
             VariantKind::Chess | VariantKind::Atomic => ([100, 300, 330, 500, 900, 0, 0], 30),
             // Chess's values halved, now that the forced mobility carries the
             // evaluation: +32.3 Elo [13.6, 51.2], H1 in 1004 games at 10000
-            // nodes (data/sprt/eval/losers-material-half.toml).
-            VariantKind::Losers => ([50, 150, 165, 250, 450, 0, 0], 30),
+            // nodes (data/sprt/eval/losers-material-half.toml); then a
+            // quarter, +16.9 [4.7, 29.1] over half, H1 in 2269 games
+            // (losers-material-quarter.toml).
+            VariantKind::Losers => ([25, 75, 82, 125, 225, 0, 0], 30),
         };
         w[idx::MATERIAL..idx::MATERIAL + 7].copy_from_slice(&material);
         w[idx::BISHOP_PAIR] = bishop_pair;

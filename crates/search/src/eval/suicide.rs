@@ -23,12 +23,14 @@
 //! Suicide's defaults are 50 per piece and 40 per legal move: 100 and 10
 //! were +98 Elo over the evaluation without them, then 20 per move +46 over
 //! 10, 40 +110 over 20, 50 per piece +15 over 100, each H1 (80 per move
-//! undecided at +7, 200 per piece H0 at -45), data/sprt/log.csv. Losers takes the
-//! forced mobility alone, 160 per move (10 was +47 Elo at 2+0.02, H1, where
-//! the legal-move counts gained as much at equal nodes and nothing on the
-//! clock; 20 then +72 over 10, 40 +150 over 20, 80 +97 over 40,
-//! 160 +55 over 80; 320 undecided at +12, 240 at -8), and chess's piece
-//! values halved (+32 Elo), data/sprt/log.csv.
+//! undecided at +7, 200 per piece H0 at -45), data/sprt/log.csv.
+//!
+//! Losers takes the forced mobility alone, 160 per move (10 was +47 Elo at
+//! 2+0.02, H1, where the legal-move counts gained as much at equal nodes and
+//! nothing on the clock; 20 then +72 over 10, 40 +150 over 20, 80 +97 over
+//! 40, 160 +55 over 80; 320 undecided at +12, 240 at -8), and chess's piece
+//! values at a quarter (half +32 Elo over whole, quarter +17 over half),
+//! data/sprt/log.csv.
 
 use super::{idx, Accumulator};
 use movegen::attacks::pawn_attacks;
