@@ -440,6 +440,16 @@ impl EvalParams {
             // +14.6 [3.6, 25.7] in 2808 (data/sprt/eval/<game>-placement.toml).
             placement(&mut w);
         }
+        if kind == VariantKind::ThreeCheck {
+            // Mobility at twice the common weights per square (knight 8,
+            // bishop 10, rook 6, queen 4): +30.0 Elo [12.0, 48.0], H1 in 1257
+            // games at 10000 nodes (data/sprt/eval/threecheck-mobility-2x.toml).
+            for half in [0, EG] {
+                for weight in &mut w[half + idx::MOBILITY..half + idx::MOBILITY + 7] {
+                    *weight *= 2;
+                }
+            }
+        }
         if kind == VariantKind::Chess {
             // +64.7 Elo [45.1, 84.7], H1 in 827 games at 5000 nodes
             // (data/sprt/eval/chess-endgame-halves.toml).
