@@ -330,7 +330,13 @@ impl EvalParams {
         };
         w[idx::MATERIAL..idx::MATERIAL + 7].copy_from_slice(&material);
         w[idx::BISHOP_PAIR] = bishop_pair;
-        let mobility = [0, 4, 5, 3, 2, 0, 3];
+        let mobility = if kind == VariantKind::ThreeCheck {
+            // Twice the others' weights: +30.0 Elo [12.0, 48.0], H1 in 1257
+            // games at 10000 nodes (data/sprt/eval/threecheck-mobility-2x.toml).
+            [0, 8, 10, 6, 4, 0, 6]
+        } else {
+            [0, 4, 5, 3, 2, 0, 3]
+        };
         w[idx::MOBILITY..idx::MOBILITY + 7].copy_from_slice(&mobility);
         for sq in Square::all() {
             let c = centrality(sq);
@@ -439,16 +445,6 @@ impl EvalParams {
             // both: threecheck +56.9 Elo [31.3, 83.2] in 690 games, atomic
             // +14.6 [3.6, 25.7] in 2808 (data/sprt/eval/<game>-placement.toml).
             placement(&mut w);
-        }
-        if kind == VariantKind::ThreeCheck {
-            // Mobility at twice the common weights per square (knight 8,
-            // bishop 10, rook 6, queen 4): +30.0 Elo [12.0, 48.0], H1 in 1257
-            // games at 10000 nodes (data/sprt/eval/threecheck-mobility-2x.toml).
-            for half in [0, EG] {
-                for weight in &mut w[half + idx::MOBILITY..half + idx::MOBILITY + 7] {
-                    *weight *= 2;
-                }
-            }
         }
         if kind == VariantKind::Chess {
             // +64.7 Elo [45.1, 84.7], H1 in 827 games at 5000 nodes
@@ -1426,6 +1422,7 @@ mod tests {
         // weights they took from chess with their own tests.
         for (kind, name) in [
             (VariantKind::ThreeCheck, "threecheck-placement"),
+            (VariantKind::ThreeCheck, "threecheck-mobility-2x"),
             (VariantKind::Atomic, "atomic-placement"),
         ] {
             let t = EvalParams::default_for(kind);
