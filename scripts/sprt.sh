@@ -37,6 +37,12 @@
 #   BASE_BIN, NEW_BIN  use these binaries instead of building them (the log
 #                still names the commits; for trying the script out)
 #   NEW_REV      the commit NEW_BIN was built from, for the log [HEAD]
+#   GAMES_FILE   continue the test whose games are in this CSV (one variant
+#                only). The games file is otherwise named by date and commit,
+#                so running the same test again after a commit starts a new
+#                test; with GAMES_FILE a test stopped at its MAX_GAMES cap
+#                goes on after a commit that did not change either engine
+#                (a docs or log commit). The log row then says so.
 #   NEW_OPTS, BASE_OPTS  more engine settings of `varia match --engine`,
 #                space-separated, for one side (e.g. NEW_OPTS=threads=2 for
 #                Lazy SMP against one thread in one binary; over UCI
@@ -173,8 +179,15 @@ if [ ! -s "$LOG" ]; then
 fi
 
 IFS=, read -r -a variant_list <<< "$VARIANTS"
+change_note=""
 for variant in "${variant_list[@]}"; do
     stem="$OUT/$(date +%Y%m%d)-$tag$opts_tag-$variant"
+    if [ -n "${GAMES_FILE:-}" ]; then
+        [ "${#variant_list[@]}" = 1 ] || { echo "sprt.sh: GAMES_FILE needs one variant" >&2; exit 2; }
+        [ -s "$GAMES_FILE" ] || { echo "sprt.sh: no games to continue in GAMES_FILE=$GAMES_FILE" >&2; exit 2; }
+        stem=${GAMES_FILE%.csv}
+        change_note=" (continues the games of $(basename "$GAMES_FILE"))"
+    fi
     resume=()
     [ -s "$stem.csv" ] && resume=(--resume)
     report=$("$new_bin" match --variant "$variant" \
@@ -197,7 +210,8 @@ for variant in "${variant_list[@]}"; do
     # Every pair split 1-1 (the change never altered a result at these
     # limits): zero variance, and the runner's decision means nothing.
     [ "${p0:-0}${p1:-0}${p3:-0}${p4:-0}" = 0000 ] && result=no-signal
-    change_csv=${CHANGE//\"/\"\"}
+    change_csv=$CHANGE$change_note
+    change_csv=${change_csv//\"/\"\"}
     echo "$(date +%Y-%m-%d),$new_rev$dirty,$short,\"$change_csv\",$variant,\"$LIMITS hash=$HASH\",$games,$wins,$draws,$losses,$elo,$elo_low,$elo_high,$llr,$llr_low,$llr_high,$ELO0,$ELO1,$result" >> "$LOG"
     echo "logged: $variant $result (LLR $llr, Elo $elo [$elo_low, $elo_high], $games games)" >&2
 done

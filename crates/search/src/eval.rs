@@ -1455,6 +1455,25 @@ mod tests {
     }
 
     #[test]
+    fn suicide_and_losers_defaults_hold_the_last_files_that_passed_their_sprt() {
+        // A file sets only the weights of its own step, so it holds the
+        // defaults until a later step changes those weights (the first
+        // suicide and losers files no longer do).
+        for (kind, name) in [
+            (VariantKind::Suicide, "suicide-piece-count-50"),
+            (VariantKind::Suicide, "suicide-legal-mobility-40"),
+            (VariantKind::Losers, "losers-material-quarter"),
+            (VariantKind::Losers, "losers-forced-mobility-160"),
+        ] {
+            let d = EvalParams::default_for(kind);
+            assert_eq!(sprt_eval_file(kind, name), d, "{name}");
+        }
+        let suicide = EvalParams::default_for(VariantKind::Suicide);
+        assert_eq!(suicide.weights[idx::PIECE_COUNT], 50);
+        assert_eq!(suicide.weights[idx::LEGAL_MOBILITY], 40);
+    }
+
+    #[test]
     fn weights_beyond_the_bound_are_refused_naming_the_weight() {
         let err = EvalParams::from_toml(VariantKind::Chess, "[material]\npawn = 20000\n", "w.toml")
             .unwrap_err()
