@@ -264,7 +264,7 @@ fn uci_tune_offers_the_weights_of_the_variant_as_spin_options() {
     let plain = ok_stdout(&varia_with_stdin(&["uci"], "uci\nquit\n"));
     assert!(!plain.contains("material.queen"), "{plain}");
     let chess = ok_stdout(&varia_with_stdin(&["uci", "--tune"], "uci\nquit\n"));
-    assert!(chess.contains(&queen(900)), "{chess}");
+    assert!(chess.contains(&queen(1213)), "{chess}");
     assert!(
         chess.contains("option name rfp_margin type spin default 90 min 0 max 1000"),
         "{chess}"
@@ -292,7 +292,7 @@ fn uci_tune_offers_the_weights_of_the_variant_as_spin_options() {
          setoption name UCI_Variant value giveaway\nuci\nquit\n",
     ));
     assert!(
-        kept.contains(&queen(900)) && kept.contains(&queen(1234)),
+        kept.contains(&queen(1213)) && kept.contains(&queen(1234)),
         "{kept}"
     );
     // A term's option sets both halves, its `_eg` option the endgame half
@@ -300,8 +300,8 @@ fn uci_tune_offers_the_weights_of_the_variant_as_spin_options() {
     let queen_eg = |v: i32| {
         format!("option name material_eg.queen type spin default {v} min -10000 max 10000")
     };
-    // Chess's endgame half of the queen is 920 (its endgame halves).
-    assert!(chess.contains(&queen_eg(920)), "{chess}");
+    // Chess's endgame half of the queen is 1049 (the Texel fit).
+    assert!(chess.contains(&queen_eg(1049)), "{chess}");
     for script in [
         "setoption name material_eg.queen value 1100\nsetoption name material.queen value 800\n",
         "setoption name material.queen value 800\nsetoption name material_eg.queen value 1100\n",
