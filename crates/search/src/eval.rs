@@ -214,8 +214,9 @@ pub enum ParamsError {
     },
 }
 
-/// Chess's weights: the Texel fit of data/tuning (every weight of the game,
-/// the piece-square tables as the hand-set ones below).
+/// Chess's weights, every one of the game: the Texel fit of data/tuning (its
+/// piece-square tables the hand-set ones that the other games still build
+/// in [`EvalParams::default_for`], unfitted).
 const CHESS_WEIGHTS: &str = include_str!("../../../data/tuning/chess-tuned-nopst.toml");
 /// Where [`CHESS_WEIGHTS`] come from, for messages.
 const CHESS_WEIGHTS_FILE: &str = "data/tuning/chess-tuned-nopst.toml";
@@ -297,6 +298,24 @@ fn placement(w: &mut [i32]) {
 impl EvalParams {
     /// The default weights of game `kind`.
     pub fn default_for(kind: VariantKind) -> EvalParams {
+        if kind == VariantKind::Chess {
+            // Every weight of the game from one file: the hand-set steps
+            // that each passed an SPRT (endgame halves +64.7 Elo, pawn
+            // structure +58.1, threats +44.1, passed-pawn extras +47.3,
+            // mobility area +35.2, placement +21.8; data/sprt/eval/chess-*),
+            // then every term but the piece-square tables fitted by Texel on
+            // 939,339 positions of the engine's own games: +144.6 Elo [107.0,
+            // 185.9], H1 in 227 games at 10000 nodes, and +150.8 [110.7,
+            // 195.1], H1 in 252 games at 2+0.02 (data/tuning/README.md).
+            let mut chess = EvalParams {
+                variant: kind,
+                weights: vec![0; NUM_WEIGHTS],
+            };
+            chess
+                .apply_toml(CHESS_WEIGHTS, CHESS_WEIGHTS_FILE)
+                .expect("the built-in chess weights are a valid weights file (tested)");
+            return chess;
+        }
         let mut w = vec![0i32; NUM_WEIGHTS];
         let (material, bishop_pair): ([i32; 7], i32) = match kind {
             // SPSA from the rule page's Q 6, R 4, B 3, N 3, P 1 (king 3): 2000
@@ -437,24 +456,10 @@ impl EvalParams {
             // +14.6 [3.6, 25.7] in 2808 (data/sprt/eval/<game>-placement.toml).
             placement(&mut w);
         }
-        let mut params = EvalParams {
+        EvalParams {
             variant: kind,
             weights: w,
-        };
-        if kind == VariantKind::Chess {
-            // Every weight of the game from one file: the hand-set steps
-            // that each passed an SPRT (endgame halves +64.7 Elo, pawn
-            // structure +58.1, threats +44.1, passed-pawn extras +47.3,
-            // mobility area +35.2, placement +21.8; data/sprt/eval/chess-*),
-            // then every term but the piece-square tables fitted by Texel on
-            // 939,339 positions of the engine's own games: +144.6 Elo [107.0,
-            // 185.9], H1 in 227 games at 10000 nodes, and +150.8 [110.7,
-            // 195.1], H1 in 252 games at 2+0.02 (data/tuning/README.md).
-            params
-                .apply_toml(CHESS_WEIGHTS, CHESS_WEIGHTS_FILE)
-                .expect("the built-in chess weights are a valid weights file (tested)");
         }
-        params
     }
 
     /// The weight group called `name`: a term's group (`material`) or the
@@ -1404,13 +1409,14 @@ mod tests {
         let file =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/tuning/chess-tuned-nopst.toml");
         assert_eq!(EvalParams::load(VariantKind::Chess, &file).unwrap(), d);
-        // The file names every weight: over all zeros it gives the same.
-        let mut zeros = EvalParams {
+        // The file names every weight: over all ones it gives the same as
+        // over the zeros the defaults start from.
+        let mut ones = EvalParams {
             variant: VariantKind::Chess,
-            weights: vec![0; NUM_WEIGHTS],
+            weights: vec![1; NUM_WEIGHTS],
         };
-        zeros.apply_toml(CHESS_WEIGHTS, CHESS_WEIGHTS_FILE).unwrap();
-        assert_eq!(zeros, d);
+        ones.apply_toml(CHESS_WEIGHTS, CHESS_WEIGHTS_FILE).unwrap();
+        assert_eq!(ones, d);
         assert_ne!(d.weights[idx::DOUBLED_PAWN], 0);
         assert_ne!(d.weights[idx::KING_ATTACK + 15], 0);
         let king = idx::PST_KING..idx::PST_KING + 64;
