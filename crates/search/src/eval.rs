@@ -214,12 +214,35 @@ pub enum ParamsError {
     },
 }
 
-/// Chess's weights, every one of the game: the Texel fit of data/tuning (its
-/// piece-square tables the hand-set ones that the other games still build
-/// in [`EvalParams::default_for`], unfitted).
-const CHESS_WEIGHTS: &str = include_str!("../../../data/tuning/chess-tuned-nopst.toml");
-/// Where [`CHESS_WEIGHTS`] come from, for messages.
-const CHESS_WEIGHTS_FILE: &str = "data/tuning/chess-tuned-nopst.toml";
+/// The games whose every weight is one Texel fit of `data/tuning` (the
+/// fit's piece-square tables are the hand-set ones that
+/// [`EvalParams::default_for`] builds for the other games, unfitted): the
+/// file's text and its path, for messages. One place names them, so the
+/// defaults and the test that holds them read the same list.
+fn tuned_weights_file(kind: VariantKind) -> Option<(&'static str, &'static str)> {
+    match kind {
+        // Every term but the piece-square tables fitted on 939,339
+        // positions of the engine's own games: +144.6 Elo [107.0, 185.9],
+        // H1 in 227 games at 10000 nodes, and +150.8 [110.7, 195.1], H1 in
+        // 252 games at 2+0.02 over the hand-set steps that had each passed
+        // an SPRT (data/tuning/README.md).
+        VariantKind::Chess => Some((
+            include_str!("../../../data/tuning/chess-tuned-nopst.toml"),
+            "data/tuning/chess-tuned-nopst.toml",
+        )),
+        // The same fit on 280,405 positions of 8000 games: +211.3 Elo
+        // [164.3, 266.4], H1 in 235 games at 10000 nodes, and +172.6 [129.9, 220.8], H1 in
+        // 249 games at 2+0.02 (data/tuning/README.md).
+        VariantKind::Atomic => Some((
+            include_str!("../../../data/tuning/atomic-tuned-nopst.toml"),
+            "data/tuning/atomic-tuned-nopst.toml",
+        )),
+        VariantKind::Suicide
+        | VariantKind::ThreeCheck
+        | VariantKind::Losers
+        | VariantKind::Knightmate => None,
+    }
+}
 
 fn centrality(sq: Square) -> i32 {
     let f = sq.file() as i32;
@@ -298,24 +321,20 @@ fn placement(w: &mut [i32]) {
 impl EvalParams {
     /// The default weights of game `kind`.
     pub fn default_for(kind: VariantKind) -> EvalParams {
-        if kind == VariantKind::Chess {
-            // Every weight of the game from one file: the hand-set steps
-            // that each passed an SPRT (endgame halves +64.7 Elo, pawn
-            // structure +58.1, threats +44.1, passed-pawn extras +47.3,
-            // mobility area +35.2, placement +21.8; data/sprt/eval/chess-*),
-            // then every term but the piece-square tables fitted by Texel on
-            // 939,339 positions of the engine's own games: +144.6 Elo [107.0,
-            // 185.9], H1 in 227 games at 10000 nodes, and +150.8 [110.7,
-            // 195.1], H1 in 252 games at 2+0.02 (data/tuning/README.md).
-            let mut chess = EvalParams {
+        if let Some((text, file)) = tuned_weights_file(kind) {
+            let mut tuned = EvalParams {
                 variant: kind,
                 weights: vec![0; NUM_WEIGHTS],
             };
-            chess
-                .apply_toml(CHESS_WEIGHTS, CHESS_WEIGHTS_FILE)
-                .expect("the built-in chess weights are a valid weights file (tested)");
-            return chess;
+            tuned
+                .apply_toml(text, file)
+                .expect("the built-in weights files are valid (tested)");
+            return tuned;
         }
+        // The hand-set weights of the other games. Chess's and atomic's arms
+        // below are the values their fits started from; only their
+        // piece-square tables, which the fits left alone, still come from
+        // here, through their files.
         let mut w = vec![0i32; NUM_WEIGHTS];
         let (material, bishop_pair): ([i32; 7], i32) = match kind {
             // SPSA from the rule page's Q 6, R 4, B 3, N 3, P 1 (king 3): 2000
@@ -401,10 +420,6 @@ impl EvalParams {
                 .copy_from_slice(&[0, 48, 12, 0]);
             w[idx::SAFE_CHECKS..idx::SAFE_CHECKS + 4].copy_from_slice(&[0, 120, 40, 10]);
         }
-        if kind == VariantKind::Atomic {
-            w[idx::ATOMIC_THREAT] = 60;
-            w[idx::KINGS_TOUCH] = 40;
-        }
         if kind == VariantKind::Knightmate {
             w[idx::ROYAL_KNIGHT_SAFETY] = 10;
         }
@@ -450,10 +465,10 @@ impl EvalParams {
             // nodes (data/sprt/eval/knightmate-placement.toml).
             placement(&mut w);
         }
-        if kind == VariantKind::ThreeCheck || kind == VariantKind::Atomic {
-            // Chess's rook-file and outpost weights, H1 at 10000 nodes in
-            // both: threecheck +56.9 Elo [31.3, 83.2] in 690 games, atomic
-            // +14.6 [3.6, 25.7] in 2808 (data/sprt/eval/<game>-placement.toml).
+        if kind == VariantKind::ThreeCheck {
+            // Chess's rook-file and outpost weights: +56.9 Elo [31.3, 83.2],
+            // H1 in 690 games at 10000 nodes
+            // (data/sprt/eval/threecheck-placement.toml).
             placement(&mut w);
         }
         EvalParams {
@@ -1108,7 +1123,7 @@ mod tests {
     }
 
     #[test]
-    fn evaluation_is_the_dot_product_of_features_and_weights() {
+    fn evaluation_is_the_phase_blend_of_the_dot_products_of_features_and_weights() {
         let p = EvalParams::default_for(VariantKind::Atomic);
         let mut pos = Position::<Atomic>::startpos();
         for i in 0..40 {
@@ -1117,10 +1132,23 @@ mod tests {
                 break;
             }
             pos = pos.play_unchecked(moves[(i * 7) % moves.len()]);
-            let f = features(&pos);
-            let dot: i32 = f.iter().zip(&p.weights).map(|(a, b)| a * b).sum();
+            // Atomic's weights have halves of their own: the evaluation is
+            // the two dot products blended by the phase.
+            let f = features_and_phase(&pos);
+            let dot = |half: &[i32]| -> i64 {
+                f.counts
+                    .iter()
+                    .zip(half)
+                    .map(|(&a, &b)| i64::from(a) * i64::from(b))
+                    .sum()
+            };
+            let (mg, eg) = (dot(&p.weights[..EG]), dot(&p.weights[EG..]));
+            assert!(!f.drawn);
             let white = if pos.turn().is_white() { 1 } else { -1 };
-            assert_eq!(dot, white * evaluate(&pos, &p));
+            assert_eq!(
+                taper(mg, eg, f.phase),
+                i64::from(white * evaluate(&pos, &p))
+            );
         }
     }
 
@@ -1402,35 +1430,43 @@ mod tests {
     }
 
     #[test]
-    fn chess_threecheck_and_atomic_defaults_hold_the_files_that_passed_their_sprt() {
-        // Chess: the Texel file, every weight of the game (the hand-set
-        // steps before it are in its piece-square tables only).
-        let d = EvalParams::default_for(VariantKind::Chess);
-        let file =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/tuning/chess-tuned-nopst.toml");
-        assert_eq!(EvalParams::load(VariantKind::Chess, &file).unwrap(), d);
-        // The file names every weight: over all ones it gives the same as
-        // over the zeros the defaults start from.
-        let mut ones = EvalParams {
-            variant: VariantKind::Chess,
-            weights: vec![1; NUM_WEIGHTS],
-        };
-        ones.apply_toml(CHESS_WEIGHTS, CHESS_WEIGHTS_FILE).unwrap();
-        assert_eq!(ones, d);
-        assert_ne!(d.weights[idx::DOUBLED_PAWN], 0);
-        assert_ne!(d.weights[idx::KING_ATTACK + 15], 0);
-        let king = idx::PST_KING..idx::PST_KING + 64;
-        assert_ne!(
-            d.weights[king.clone()],
-            d.weights[EG + king.start..EG + king.end]
-        );
-        // Threecheck and atomic keep equal halves but for the placement
-        // weights they took from chess with their own tests.
-        for (kind, name) in [
-            (VariantKind::ThreeCheck, "threecheck-placement"),
-            (VariantKind::ThreeCheck, "threecheck-mobility-2x"),
-            (VariantKind::Atomic, "atomic-placement"),
+    fn tuned_games_defaults_are_their_texel_files_and_threecheck_holds_its_sprt_files() {
+        // Chess and atomic: the Texel file, every weight of the game (the
+        // hand-set steps before it are in its piece-square tables only).
+        for kind in [VariantKind::Chess, VariantKind::Atomic] {
+            let d = EvalParams::default_for(kind);
+            let (text, name) = tuned_weights_file(kind).unwrap();
+            let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../..")
+                .join(name);
+            assert_eq!(EvalParams::load(kind, &file).unwrap(), d, "{name}");
+            // The file names every weight: over all ones it gives the same
+            // as over the zeros the defaults start from.
+            let mut ones = EvalParams {
+                variant: kind,
+                weights: vec![1; NUM_WEIGHTS],
+            };
+            ones.apply_toml(text, name).unwrap();
+            assert_eq!(ones, d, "{name}");
+            assert_ne!(d.weights[idx::KING_ATTACK + 15], 0, "{name}");
+            assert_ne!(
+                d.weights[idx::MATERIAL + Role::Queen as usize],
+                d.weights[EG + idx::MATERIAL + Role::Queen as usize],
+                "{name}"
+            );
+        }
+        for kind in [
+            VariantKind::Suicide,
+            VariantKind::ThreeCheck,
+            VariantKind::Losers,
+            VariantKind::Knightmate,
         ] {
+            assert_eq!(tuned_weights_file(kind), None);
+        }
+        // Threecheck keeps equal halves but for the placement weights it
+        // took from chess with its own test.
+        for name in ["threecheck-placement", "threecheck-mobility-2x"] {
+            let kind = VariantKind::ThreeCheck;
             let t = EvalParams::default_for(kind);
             assert_eq!(sprt_eval_file(kind, name), t, "{name}");
             let placement = idx::ROOK_FILE..idx::OUTPOST + 2;
