@@ -336,10 +336,12 @@ impl EvalParams {
             return tuned;
         }
         // The hand-set weights of the other games (suicide, losers,
-        // knightmate). The fitted games' arms below are the seed their fits
-        // started from (each hand-set step had passed its SPRT, logged in
-        // data/sprt/log.csv); their piece-square tables, which the fits left
-        // alone, came from here into their files.
+        // knightmate). The fitted games never get here: they appear in the
+        // matches below only because a match names every game. Their
+        // piece-square tables, which the fits left alone, came from here
+        // into their files; the rest of the seeds their fits started from
+        // (each hand-set step with its SPRT in data/sprt/log.csv and its file
+        // in data/sprt/eval/) left this code when the fits were adopted.
         let mut w = vec![0i32; NUM_WEIGHTS];
         let (material, bishop_pair): ([i32; 7], i32) = match kind {
             // SPSA from the rule page's Q 6, R 4, B 3, N 3, P 1 (king 3): 2000
