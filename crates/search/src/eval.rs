@@ -214,10 +214,11 @@ pub enum ParamsError {
     },
 }
 
-/// The games whose every weight is one Texel fit of `data/tuning` (the
+/// The games whose every weight is a Texel fit of `data/tuning` (the
 /// fit's piece-square tables are the hand-set ones that
-/// [`EvalParams::default_for`] builds for the other games, unfitted): the
-/// file's text and its path, for messages. One place names them, so the
+/// [`EvalParams::default_for`] builds for the other games, unfitted, but
+/// in threecheck, whose tables were fitted in a second step): the file's
+/// text and its path, for messages. One place names them, so the
 /// defaults and the test that holds them read the same list.
 fn tuned_weights_file(kind: VariantKind) -> Option<(&'static str, &'static str)> {
     match kind {
@@ -239,10 +240,13 @@ fn tuned_weights_file(kind: VariantKind) -> Option<(&'static str, &'static str)>
         )),
         // The same fit on 313,471 positions of 10000 games: +187.0 Elo
         // [142.7, 237.8], H1 in 241 games at 10000 nodes, and +173.9
-        // [130.3, 223.1], H1 in 266 games at 2+0.02 (data/tuning/README.md).
+        // [130.3, 223.1], H1 in 266 games at 2+0.02; then its piece-square
+        // tables but the king's fitted from it on 617,550 positions: +23.8
+        // [8.1, 39.6], H1 in 1711 games at 10000 nodes (speed-neutral;
+        // data/tuning/README.md).
         VariantKind::ThreeCheck => Some((
-            include_str!("../../../data/tuning/threecheck-tuned-nopst.toml"),
-            "data/tuning/threecheck-tuned-nopst.toml",
+            include_str!("../../../data/tuning/threecheck-tuned-pst.toml"),
+            "data/tuning/threecheck-tuned-pst.toml",
         )),
         // The same fit on 552,507 positions of 8000 games: +53.3 Elo [28.6,
         // 78.6], H1 in 625 games at 10000 nodes, and +22.3 [7.4, 37.3], H1
@@ -280,8 +284,9 @@ impl EvalParams {
         // The hand-set weights of the other games (suicide, losers). The
         // fitted games never get here: they appear in the
         // matches below only because a match names every game. Their
-        // piece-square tables, which the fits left alone, came from here
-        // into their files; the rest of the seeds their fits started from
+        // piece-square tables, which the fits left alone (threecheck's
+        // but the king's were fitted later), came from here into their
+        // files; the rest of the seeds their fits started from
         // (each hand-set step with its SPRT in data/sprt/log.csv and its file
         // in data/sprt/eval/) left this code when the fits were adopted.
         let mut w = vec![0i32; NUM_WEIGHTS];
@@ -1345,7 +1350,8 @@ mod tests {
     #[test]
     fn tuned_games_defaults_are_their_texel_files() {
         // The Texel file, every weight of the game (the hand-set steps
-        // before it are in its piece-square tables only).
+        // before it are in its piece-square tables only, but threecheck's,
+        // fitted too).
         for kind in [
             VariantKind::Chess,
             VariantKind::Atomic,
