@@ -221,40 +221,37 @@ pub enum ParamsError {
 /// text and its path, for messages. One place names them, so the
 /// defaults and the test that holds them read the same list.
 fn tuned_weights_file(kind: VariantKind) -> Option<(&'static str, &'static str)> {
+    // A file of data/tuning, built in, with its path named once.
+    macro_rules! tuning_file {
+        ($name:literal) => {
+            Some((
+                include_str!(concat!("../../../data/tuning/", $name)),
+                concat!("data/tuning/", $name),
+            ))
+        };
+    }
     match kind {
         // Every term but the piece-square tables fitted on 939,339
         // positions of the engine's own games: +144.6 Elo [107.0, 185.9],
         // H1 in 227 games at 10000 nodes, and +150.8 [110.7, 195.1], H1 in
         // 252 games at 2+0.02 over the hand-set steps that had each passed
         // an SPRT (data/tuning/README.md).
-        VariantKind::Chess => Some((
-            include_str!("../../../data/tuning/chess-tuned-nopst.toml"),
-            "data/tuning/chess-tuned-nopst.toml",
-        )),
+        VariantKind::Chess => tuning_file!("chess-tuned-nopst.toml"),
         // The same fit on 280,405 positions of 8000 games: +211.3 Elo
         // [164.3, 266.4], H1 in 235 games at 10000 nodes, and +172.6 [129.9, 220.8], H1 in
         // 249 games at 2+0.02 (data/tuning/README.md).
-        VariantKind::Atomic => Some((
-            include_str!("../../../data/tuning/atomic-tuned-nopst.toml"),
-            "data/tuning/atomic-tuned-nopst.toml",
-        )),
+        VariantKind::Atomic => tuning_file!("atomic-tuned-nopst.toml"),
         // The same fit on 313,471 positions of 10000 games: +187.0 Elo
         // [142.7, 237.8], H1 in 241 games at 10000 nodes, and +173.9
         // [130.3, 223.1], H1 in 266 games at 2+0.02; then its piece-square
         // tables but the king's fitted from it on 617,550 positions: +23.8
         // [8.1, 39.6], H1 in 1711 games at 10000 nodes (speed-neutral;
         // data/tuning/README.md).
-        VariantKind::ThreeCheck => Some((
-            include_str!("../../../data/tuning/threecheck-tuned-pst.toml"),
-            "data/tuning/threecheck-tuned-pst.toml",
-        )),
+        VariantKind::ThreeCheck => tuning_file!("threecheck-tuned-pst.toml"),
         // The same fit on 552,507 positions of 8000 games: +53.3 Elo [28.6,
         // 78.6], H1 in 625 games at 10000 nodes, and +22.3 [7.4, 37.3], H1
         // in 1767 games at 2+0.02 (data/tuning/README.md).
-        VariantKind::Knightmate => Some((
-            include_str!("../../../data/tuning/knightmate-tuned-nopst.toml"),
-            "data/tuning/knightmate-tuned-nopst.toml",
-        )),
+        VariantKind::Knightmate => tuning_file!("knightmate-tuned-nopst.toml"),
         VariantKind::Suicide | VariantKind::Losers => None,
     }
 }
@@ -341,19 +338,12 @@ impl EvalParams {
         }
         let passed = [0, 5, 10, 20, 35, 60, 100, 0];
         w[idx::PASSED_PAWN..idx::PASSED_PAWN + 8].copy_from_slice(&passed);
-        w[idx::KING_SHELTER] = if matches!(kind, VariantKind::Suicide) {
-            0
-        } else {
-            8
-        };
-        w[idx::KING_DANGER] = match kind {
-            VariantKind::Suicide => 0,
-            VariantKind::Chess
-            | VariantKind::ThreeCheck
-            | VariantKind::Atomic
-            | VariantKind::Losers
-            | VariantKind::Knightmate => 6,
-        };
+        // A king to shelter and to keep out of danger, but in suicide,
+        // where it is an ordinary piece (those weights stay 0).
+        if kind != VariantKind::Suicide {
+            w[idx::KING_SHELTER] = 8;
+            w[idx::KING_DANGER] = 6;
+        }
         if kind == VariantKind::Suicide {
             // Each piece a pawn more against its owner, and 10 per legal move
             // of difference: +98 Elo [65, 132], H1 in 281 games at 5000 nodes
