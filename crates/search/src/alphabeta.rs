@@ -285,6 +285,16 @@ fn moved_piece_to<V: Variant>(pos: &Position<V>, us: Color, m: Move) -> usize {
     piece_to(us, role, m.to())
 }
 
+/// `true` if the quiet move `m` leaves its piece where the opponent can
+/// capture it (counted with the moving piece off its square, so a slider
+/// behind it sees through): in suicide and losers, a move that forces the
+/// opponent's reply to be a capture.
+#[inline]
+fn offers_capture<V: Variant>(pos: &Position<V>, m: Move) -> bool {
+    let occupied = pos.board().occupied().without(m.from()).with(m.to());
+    pos.attackers_to(m.to(), pos.turn().other(), occupied).any()
+}
+
 /// The game's captures mean what they mean in chess, so a static exchange
 /// evaluation says what one wins: not in atomic (a capture explodes the
 /// square) nor in suicide and losers (captures are forced).
@@ -739,6 +749,11 @@ impl<'a, V: Variant> Worker<'a, V> {
     ) -> Vec<(i32, Move)> {
         let us = pos.turn();
         let see_ordering = exchanges_are_chess_like::<V>() && self.settings.see_ordering != 0;
+        let offer_bonus = if V::MUST_CAPTURE {
+            self.settings.offer_order_bonus
+        } else {
+            0
+        };
         let mut scored: Vec<(i32, Move)> = moves
             .iter()
             .map(|&m| {
@@ -761,6 +776,8 @@ impl<'a, V: Variant> Worker<'a, V> {
                     (1 << 22) - 1
                 } else if counter == Some(m) {
                     (1 << 22) - 2
+                } else if offer_bonus != 0 && offers_capture(pos, m) {
+                    (self.quiet_order(pos, us, m, cont) + offer_bonus).min((1 << 22) - 3)
                 } else {
                     self.quiet_order(pos, us, m, cont)
                 };

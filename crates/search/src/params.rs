@@ -329,6 +329,13 @@ search_params! {
     /// must capture and has at most this many captures is searched one ply
     /// deeper, within `reply_extension_ply_factor` (0: never).
     forced_capture_extension: i32 = 0, 0..=8;
+    /// Offer ordering (suicide, losers): added to the ordering score of a
+    /// quiet move whose moving piece can be captured on its destination,
+    /// a move that forces the opponent to capture (Fairy-Stockfish orders
+    /// such moves first in its must-capture games); it ranks them above
+    /// the other quiet moves of similar history, below the killers and the
+    /// counter move (0: no bonus).
+    offer_order_bonus: i32 = 0, 0..=4194304;
     /// Budget of the single-reply, forced-capture and singular extensions:
     /// they apply only below this many times the iteration's depth in
     /// plies, so a long chain of extended replies cannot grow the tree
