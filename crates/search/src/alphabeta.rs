@@ -2122,6 +2122,45 @@ mod tests {
     }
 
     #[test]
+    fn offer_ordering_puts_the_quiet_moves_that_leave_a_piece_capturable_first() {
+        use movegen::variants::Suicide;
+        // No capture for White: its quiet moves decide. The knight's moves
+        // to c3 and to a3 (the b4 pawn takes on a3, the d4 pawn on c3) and
+        // the e-pawn's to e3 (the d4 pawn takes) are the offers.
+        let fen = "4k3/8/8/8/1p1p4/8/4P3/1N6 w - - 0 1";
+        let pos = Position::<Suicide>::from_fen(fen).expect("valid FEN");
+        let params = EvalParams::default_for(Suicide::KIND);
+        let offers = ["b1a3", "b1c3", "e2e3"];
+        let first_three = |offer_order_bonus: i32| {
+            let settings = SearchParams {
+                offer_order_bonus,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
+            let mut w = Worker::<Suicide>::new(0, &shared, &params, &settings, &clock, &[]);
+            // The quiet move that offers nothing has the best history.
+            let d2 = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| m.uci() == "b1d2");
+            let d2 = d2.expect("legal");
+            w.history[Worker::<Suicide>::history_index(pos.turn(), d2)] = settings.history_max / 2;
+            let mut first: Vec<String> = w
+                .order_moves(&pos, &pos.legal_moves(), None, 1, None, [None, None])
+                .iter()
+                .take(3)
+                .map(|&(_, m)| m.uci())
+                .collect();
+            first.sort();
+            first
+        };
+        assert!(!first_three(0).iter().all(|m| offers.contains(&m.as_str())));
+        assert_eq!(first_three(1 << 20), offers);
+    }
+
+    #[test]
     fn the_counter_move_comes_after_the_killers_and_before_history() {
         let pos = Position::<Chess>::startpos();
         let params = EvalParams::default_for(Chess::KIND);
