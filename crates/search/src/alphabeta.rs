@@ -285,6 +285,16 @@ fn moved_piece_to<V: Variant>(pos: &Position<V>, us: Color, m: Move) -> usize {
     piece_to(us, role, m.to())
 }
 
+/// `true` if the quiet move `m` leaves its piece where the opponent can
+/// capture it (counted with the moving piece off its square, so a slider
+/// behind it sees through): in suicide and losers, a move that forces the
+/// opponent's reply to be a capture.
+#[inline]
+fn offers_capture<V: Variant>(pos: &Position<V>, m: Move) -> bool {
+    let occupied = pos.board().occupied().without(m.from()).with(m.to());
+    pos.attackers_to(m.to(), pos.turn().other(), occupied).any()
+}
+
 /// The game's captures mean what they mean in chess, so a static exchange
 /// evaluation says what one wins: not in atomic (a capture explodes the
 /// square) nor in suicide and losers (captures are forced).
@@ -739,6 +749,11 @@ impl<'a, V: Variant> Worker<'a, V> {
     ) -> Vec<(i32, Move)> {
         let us = pos.turn();
         let see_ordering = exchanges_are_chess_like::<V>() && self.settings.see_ordering != 0;
+        let offer_bonus = if V::MUST_CAPTURE {
+            self.settings.offer_order_bonus
+        } else {
+            0
+        };
         let mut scored: Vec<(i32, Move)> = moves
             .iter()
             .map(|&m| {
@@ -761,6 +776,8 @@ impl<'a, V: Variant> Worker<'a, V> {
                     (1 << 22) - 1
                 } else if counter == Some(m) {
                     (1 << 22) - 2
+                } else if offer_bonus != 0 && offers_capture(pos, m) {
+                    (self.quiet_order(pos, us, m, cont) + offer_bonus).min((1 << 22) - 3)
                 } else {
                     self.quiet_order(pos, us, m, cont)
                 };
@@ -2102,6 +2119,45 @@ mod tests {
         assert!(lowered > 0, "quiet moves before a cutoff lose history");
         assert!(counters > 0, "refutations are remembered");
         assert!(floor >= -cap, "the malus stops at minus the cap");
+    }
+
+    #[test]
+    fn offer_ordering_puts_the_quiet_moves_that_leave_a_piece_capturable_first() {
+        use movegen::variants::Suicide;
+        // No capture for White: its quiet moves decide. The knight's moves
+        // to c3 and to a3 (the b4 pawn takes on a3, the d4 pawn on c3) and
+        // the e-pawn's to e3 (the d4 pawn takes) are the offers.
+        let fen = "4k3/8/8/8/1p1p4/8/4P3/1N6 w - - 0 1";
+        let pos = Position::<Suicide>::from_fen(fen).expect("valid FEN");
+        let params = EvalParams::default_for(Suicide::KIND);
+        let offers = ["b1a3", "b1c3", "e2e3"];
+        let first_three = |offer_order_bonus: i32| {
+            let settings = SearchParams {
+                offer_order_bonus,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
+            let mut w = Worker::<Suicide>::new(0, &shared, &params, &settings, &clock, &[]);
+            // The quiet move that offers nothing has the best history.
+            let d2 = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| m.uci() == "b1d2");
+            let d2 = d2.expect("legal");
+            w.history[Worker::<Suicide>::history_index(pos.turn(), d2)] = settings.history_max / 2;
+            let mut first: Vec<String> = w
+                .order_moves(&pos, &pos.legal_moves(), None, 1, None, [None, None])
+                .iter()
+                .take(3)
+                .map(|&(_, m)| m.uci())
+                .collect();
+            first.sort();
+            first
+        };
+        assert!(!first_three(0).iter().all(|m| offers.contains(&m.as_str())));
+        assert_eq!(first_three(1 << 20), offers);
     }
 
     #[test]
