@@ -165,12 +165,17 @@ fn identical_engines_score_half_within_error_bars() {
     assert_eq!(rows_without_time(&out).len(), 200);
 
     // Single games from 200 different openings: a real spread of results,
-    // and 0 Elo inside the 95% interval.
+    // and 0 Elo inside 1.5 times the 95% interval (about three standard
+    // errors). The engine is deterministic, so which side each opening
+    // favours is fixed by the engine's play and the test would fail on one
+    // engine in twenty at the bare 95% interval (offer ordering's landing
+    // put it at -57.9 +/- 48.8, 2.3 standard errors); three standard errors
+    // still catch a runner that gives one name the better side.
     let text = suicide(&["--no-repeat"], None);
     let (games, w, d, l, elo, err) = pairing(&text);
     assert_eq!((games, w + d + l), (200, 200), "{text}");
     assert!(w > 20 && l > 20, "{text}");
-    assert!(elo.abs() <= err, "0 Elo outside the interval: {text}");
+    assert!(elo.abs() <= 1.5 * err, "0 Elo outside the interval: {text}");
 }
 
 /// Chess, `name=full` against `engine` at 300 nodes each, then `rest`.
