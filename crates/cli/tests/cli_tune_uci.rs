@@ -206,9 +206,10 @@ fn varia_tuned_over_uci_equals_varia_tuned_in_process() {
         "--quiet",
     ];
     let w = dir.path().join("w.toml");
-    // 500 nodes: at fewer (300 since suicide's single-reply extension, 400
-    // since its SPSA-tuned piece values) every iteration's pair of games
-    // ties and no weight moves. The --param starts are suicide's defaults,
+    // 700 nodes: at fewer (300 since suicide's single-reply extension, 400
+    // since its SPSA-tuned piece values, 500 since offer ordering; 600 and
+    // 800 also move) every iteration's pair of games ties and no weight
+    // moves. The --param starts are suicide's defaults,
     // where the in-process run starts.
     let mut args = vec!["tune", "spsa"];
     args.extend_from_slice(&common);
@@ -216,7 +217,7 @@ fn varia_tuned_over_uci_equals_varia_tuned_in_process() {
         "--params",
         "material.knight,material.queen",
         "--nodes",
-        "500",
+        "700",
         "--out",
         path(&in_process),
         "--weights",
@@ -232,7 +233,7 @@ fn varia_tuned_over_uci_equals_varia_tuned_in_process() {
         "args=uci --tune --variant suicide",
         "option.Hash=4",
         "--each",
-        "nodes=500",
+        "nodes=700",
         "--param",
         "material.knight=282,-10000,10000",
         "--param",
