@@ -714,6 +714,10 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
     }
 
+    /// Highest ordering score of a quiet move that is not a killer or the
+    /// counter move (which take the three scores above it).
+    const QUIET_ORDER_MAX: i32 = (1 << 22) - 3;
+
     /// Ordering score of the quiet move `m` by `us`: its history, plus its
     /// continuation entries after the moves at `cont` when there are any,
     /// kept below the counter move and above the losing captures.
@@ -729,7 +733,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             .flatten()
             .map(|&o| self.continuation[o + pt])
             .sum();
-        (h + c).clamp(-(1 << 22), (1 << 22) - 3)
+        (h + c).clamp(-(1 << 22), Self::QUIET_ORDER_MAX)
     }
 
     /// Moves in search order: the table's move, captures (by victim and
@@ -777,7 +781,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 } else if counter == Some(m) {
                     (1 << 22) - 2
                 } else if offer_bonus != 0 && offers_capture(pos, m) {
-                    (self.quiet_order(pos, us, m, cont) + offer_bonus).min((1 << 22) - 3)
+                    (self.quiet_order(pos, us, m, cont) + offer_bonus).min(Self::QUIET_ORDER_MAX)
                 } else {
                     self.quiet_order(pos, us, m, cont)
                 };
