@@ -1480,6 +1480,17 @@ impl<'a, V: Variant> Worker<'a, V> {
         // their exchange (all but the table's move, which it did not test):
         // their scores are negative and every other capture's positive.
         let ordered_by_see = exchanges_are_chess_like::<V>() && self.settings.see_ordering != 0;
+        // A single forced capture does not branch: with
+        // `forced_qply_single_free` it costs none of the chain's plies.
+        let next_qply = if V::MUST_CAPTURE
+            && self.settings.forced_qply_single_free != 0
+            && moves.len() == 1
+            && pos.is_capture(moves[0])
+        {
+            qply
+        } else {
+            qply + 1
+        };
         let mut best_move = None;
         for &(order, m) in &ordered {
             // A capture that loses its exchange is skipped (in threecheck
@@ -1498,7 +1509,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             if losing && !child.is_check() {
                 continue;
             }
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1, obs);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, next_qply, obs);
             if self.stopped {
                 return 0;
             }

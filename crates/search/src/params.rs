@@ -392,6 +392,11 @@ search_params! {
     /// Quiescence: plies of forced captures (suicide, losers) before the
     /// static evaluation stands in for the rest of the chain.
     max_forced_qply: i32 = 6, 0..=64;
+    /// Quiescence in suicide and losers: 1 counts a ply whose side has a
+    /// single capture (the chain does not branch there) outside
+    /// `max_forced_qply`, so forced sequences are followed further at
+    /// little cost; 0 counts every ply.
+    forced_qply_single_free: i32 = 0, 0..=1;
     /// Quiescence in threecheck: quiet checks are tried at the first ply, and
     /// at every later ply by a side with at most this many checks left to
     /// give (0: at the first ply only). Above 0, a side with one check left
