@@ -623,6 +623,19 @@ impl SearchParams {
         } else {
             0
         };
+        // The clock shared over fewer moves to go where games are short
+        // (at 5+0.05 against Fairy-Stockfish a game of suicide lasted a
+        // median 48 plies, book included, and each side left about half its
+        // clock unused; threecheck's lasted 33): 15 instead of 30 in suicide,
+        // +29.9 Elo [12.0, 47.9], H1 in 759 games, and threecheck, +23.6
+        // [8.2, 39.1], H1 in 1461 games, at 2+0.02
+        // (`data/sprt/search/moves_to_go_15.toml`); losers 20 stopped
+        // undecided (+8.1 after 343 games), suicide 10 over 15 too (+4.7
+        // after 297).
+        let moves_to_go_default = match kind {
+            VariantKind::Suicide | VariantKind::ThreeCheck => 15,
+            _ => chess.moves_to_go_default,
+        };
         // Stockfish-shaped selectivity (`data/sprt/search/selectivity.toml`:
         // null move by depth / 3 and the evaluation, reverse futility,
         // move-count and futility pruning to depth 8 with the trend, futility
@@ -637,19 +650,6 @@ impl SearchParams {
         // first among the quiet moves, 2^20): suicide +14.5 Elo [3.5, 25.6],
         // H1 in 1963 games, losers +13.3 [2.9, 23.7], H1 in 3033, at 10000
         // nodes (`data/sprt/search/offer_order.toml`).
-        // The clock shared over fewer moves to go where games are short
-        // (at 5+0.05 against Fairy-Stockfish a game of suicide lasted a
-        // median 48 plies, book included, and each side left about half its
-        // clock unused; threecheck's lasted 33): 15 instead of 30 in suicide,
-        // +29.9 Elo [12.0, 47.9], H1 in 759 games, and threecheck, +23.6
-        // [8.2, 39.1], H1 in 1461 games, at 2+0.02
-        // (`data/sprt/search/moves_to_go_15.toml`); losers 20 stopped
-        // undecided (+8.1 after 343 games), suicide 10 over 15 too (+4.7
-        // after 297).
-        let moves_to_go_default = match kind {
-            VariantKind::Suicide | VariantKind::ThreeCheck => 15,
-            _ => chess.moves_to_go_default,
-        };
         let forced_capture = matches!(kind, VariantKind::Suicide | VariantKind::Losers);
         let offer_order_bonus = if forced_capture { 1 << 20 } else { 0 };
         let base = if forced_capture {
