@@ -125,6 +125,7 @@ struct Heuristics {
     counters: Vec<Option<Move>>,
     continuation: Vec<i32>,
     capture_history: Vec<i32>,
+    correction: Vec<i32>,
 }
 
 /// Progress of the search after an iteration.
@@ -267,6 +268,29 @@ fn gravity(h: &mut i32, bonus: i32, limit: i32) {
     *h = (old + b - old * b.abs() / l).clamp(-l, l) as i32;
 }
 
+/// Entries of the correction history per side to move
+/// (`correction_history`), a power of two.
+const CORRECTION_ENTRIES: usize = 1 << 14;
+
+/// A correction entry is centipawns times this (so a small weight moves it).
+const CORRECTION_GRAIN: i64 = 256;
+
+/// The correction history's index of `pos`: its side to move and a hash of
+/// both sides' pawns (the structure whose errors the evaluation repeats).
+#[inline]
+fn correction_index<V: Variant>(pos: &Position<V>) -> usize {
+    let b = pos.board();
+    let pawns = b.role(Role::Pawn);
+    let white = (pawns & b.color(Color::White)).0;
+    let black = (pawns & b.color(Color::Black)).0;
+    let mut h =
+        white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    h ^= h >> 31;
+    h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    let slot = (h >> (64 - CORRECTION_ENTRIES.trailing_zeros())) as usize;
+    slot * 2 + pos.turn().index()
+}
+
 /// Entries of one side of the continuation table: a (piece of either
 /// colour, destination) pair.
 const PIECE_TO: usize = 2 * Role::ALL.len() * 64;
@@ -397,6 +421,11 @@ pub struct Worker<'a, V: Variant> {
     /// each capture by its moving piece and destination ([`piece_to`]) and
     /// the role it takes, at `piece_to * Role::ALL.len() + role`.
     capture_history: Vec<i32>,
+    /// Correction history (`correction_history`; empty when off): by
+    /// [`correction_index`], the running average of the searches' error
+    /// against the static evaluation, in centipawns times
+    /// [`CORRECTION_GRAIN`].
+    correction: Vec<i32>,
     /// The [`piece_to`] index of the move played at each ply of the current
     /// path (`None`: a null move, or `continuation_history` off), set with
     /// `played`.
@@ -463,6 +492,11 @@ impl<'a, V: Variant> Worker<'a, V> {
             } else {
                 Vec::new()
             },
+            correction: if settings.correction_history != 0 {
+                vec![0; 2 * CORRECTION_ENTRIES]
+            } else {
+                Vec::new()
+            },
             played_piece_to: vec![None; MAX_PLY + 2],
             game_ply: history.len(),
             keys: history.to_vec(),
@@ -505,6 +539,10 @@ impl<'a, V: Variant> Worker<'a, V> {
         for (c, old) in self.capture_history.iter_mut().zip(&saved.capture_history) {
             *c = old / 2;
         }
+        // The corrections are averages already: kept as they are.
+        for (c, old) in self.correction.iter_mut().zip(&saved.correction) {
+            *c = *old;
+        }
         let moved = self.game_ply.wrapping_sub(saved.game_ply);
         if (1..saved.killers.len()).contains(&moved) {
             for (k, old) in self.killers.iter_mut().zip(&saved.killers[moved..]) {
@@ -530,6 +568,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             counters: self.counters.clone(),
             continuation: self.continuation.clone(),
             capture_history: self.capture_history.clone(),
+            correction: self.correction.clone(),
         });
     }
 
@@ -873,11 +912,18 @@ impl<'a, V: Variant> Worker<'a, V> {
         if moves.is_empty() {
             return outcome_score(V::end_without_moves(pos), pos.turn(), ply);
         }
-        let static_eval = if in_check {
+        // The evaluation as the table stores it, and as the search prunes
+        // with it (`correction_history`).
+        let raw_eval = if in_check {
             -INF
         } else {
             tt.map(|e| e.eval)
                 .unwrap_or_else(|| evaluate(pos, self.params))
+        };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.corrected_eval(pos, raw_eval)
         };
         // Better than two plies ago (true when that node was in check or
         // there is none).
@@ -1227,9 +1273,51 @@ impl<'a, V: Variant> Worker<'a, V> {
             return if best == -INF { alpha } else { best };
         }
         let bound = Bound::of_result(best, beta, alpha > original_alpha);
-        let eval = if in_check { 0 } else { static_eval };
+        // The search's error against the static evaluation, where the
+        // result says how large it is (a bound on the right side of the
+        // evaluation) and no capture decided it.
+        let tactical_best = best_move.is_some_and(|m| pos.is_capture(m) || m.promotion().is_some());
+        let error_known = match bound {
+            Bound::Lower => best > static_eval,
+            Bound::Upper => best < static_eval,
+            Bound::Exact => true,
+        };
+        if !self.correction.is_empty()
+            && !in_check
+            && best.abs() < MATE_BOUND
+            && !tactical_best
+            && error_known
+        {
+            self.update_correction(pos, depth, best - raw_eval);
+        }
+        let eval = if in_check { 0 } else { raw_eval };
         self.store(key, best, eval, depth, bound, best_move, ply);
         best
+    }
+
+    /// `raw`, the static evaluation of `pos`, plus the correction history's
+    /// entry for it (`raw` itself when the history is off).
+    #[inline]
+    fn corrected_eval(&self, pos: &Position<V>, raw: i32) -> i32 {
+        match self.correction.get(correction_index(pos)) {
+            Some(&c) => (raw + (i64::from(c) / CORRECTION_GRAIN) as i32)
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+            None => raw,
+        }
+    }
+
+    /// Moves the correction entry of `pos` toward `error` (the search's
+    /// score minus the static evaluation) with a weight growing with the
+    /// `depth` of the search, up to `correction_weight_max` 256ths, within
+    /// plus or minus `correction_max` centipawns.
+    fn update_correction(&mut self, pos: &Position<V>, depth: i32, error: i32) {
+        let sp = self.settings;
+        let max = i64::from(sp.correction_max) * CORRECTION_GRAIN;
+        let weight = i64::from((depth + 1).min(sp.correction_weight_max));
+        let error = i64::from(error).clamp(-max, max) * CORRECTION_GRAIN;
+        let entry = &mut self.correction[correction_index(pos)];
+        let old = i64::from(*entry);
+        *entry = ((old * (256 - weight) + error * weight) / 256).clamp(-max, max) as i32;
     }
 
     /// Futility pruning by move (`futility_lmr_depth`) and history pruning
@@ -1343,8 +1431,22 @@ impl<'a, V: Variant> Worker<'a, V> {
     /// The static evaluation of `pos`, reported to `obs` as the leaf at `ply`.
     #[inline]
     fn q_eval<O: QObserver<V>>(&self, pos: &Position<V>, ply: usize, obs: &mut O) -> i32 {
+        self.q_static(pos, ply, obs).1
+    }
+
+    /// The static evaluation of the quiescence leaf `pos` at `ply`, reported
+    /// to `obs`: as the table stores it and as the search uses it, with the
+    /// correction history's entry (not while the tuner follows lines: it
+    /// fits the evaluation itself).
+    #[inline]
+    fn q_static<O: QObserver<V>>(&self, pos: &Position<V>, ply: usize, obs: &mut O) -> (i32, i32) {
         obs.leaf(ply, QLeaf::Eval(pos));
-        evaluate(pos, self.params)
+        let raw = evaluate(pos, self.params);
+        if O::FOLLOWS_LINES {
+            (raw, raw)
+        } else {
+            (raw, self.corrected_eval(pos, raw))
+        }
     }
 
     /// The score of the game ending with `o`, reported to `obs` as the leaf
@@ -1427,11 +1529,11 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
             best = -INF;
         } else {
-            let stand_pat = self.q_eval(pos, ply, obs);
-            static_eval = Some(stand_pat);
+            let (raw, stand_pat) = self.q_static(pos, ply, obs);
+            static_eval = Some(raw);
             if stand_pat >= beta {
                 if use_tt {
-                    self.store(key, stand_pat, stand_pat, qdepth, Bound::Lower, None, ply);
+                    self.store(key, stand_pat, raw, qdepth, Bound::Lower, None, ply);
                 }
                 return stand_pat;
             }
@@ -2353,6 +2455,68 @@ mod tests {
         assert!(raised > 0, "captures that cut off gain");
         assert!(lowered > 0, "captures searched before a cutoff lose");
         assert!(bounded);
+    }
+
+    #[test]
+    fn correction_history_moves_the_static_evaluation_only_when_enabled() {
+        let pos = Position::<Chess>::startpos();
+        let params = EvalParams::default_for(Chess::KIND);
+        let on = SearchParams {
+            correction_history: 1,
+            ..SearchParams::default()
+        };
+        let shared = Shared::new(1);
+        let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &on);
+        let mut w = Worker::<Chess>::new(0, &shared, &params, &on, &clock, &[]);
+        assert_eq!(w.corrected_eval(&pos, 10), 10, "nothing learnt yet");
+        // One error of 100 at depth 7 weighs 8/256: 3.125 cp.
+        w.update_correction(&pos, 7, 100);
+        assert_eq!(w.corrected_eval(&pos, 10), 13);
+        // The same error again and again: the average approaches it, capped.
+        for _ in 0..1000 {
+            w.update_correction(&pos, 20, 100);
+        }
+        assert_eq!(w.corrected_eval(&pos, 10), 10 + on.correction_max);
+        for _ in 0..1000 {
+            w.update_correction(&pos, 20, -30);
+        }
+        assert_eq!(
+            w.corrected_eval(&pos, 10),
+            -20 + 1,
+            "within a centipawn of -30"
+        );
+        // The other side to move, or other pawns, have entries of their own.
+        let after = pos.play_unchecked(pos.parse_uci("g1f3").expect("legal"));
+        assert_eq!(w.corrected_eval(&after, 10), 10);
+        let pawn_moved = pos.play_unchecked(pos.parse_uci("e2e4").expect("legal"));
+        assert_ne!(correction_index(&pawn_moved), correction_index(&after));
+
+        // A search fills the table, within its bound, only when enabled.
+        let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+        let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
+        let run = |correction_history: i32| {
+            let settings = SearchParams {
+                correction_history,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
+            let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            w.iterate(&pos, 6, &mut |_| {});
+            let max = i64::from(settings.correction_max) * CORRECTION_GRAIN;
+            let learnt = w.correction.iter().filter(|&&c| c != 0).count();
+            let bounded = w.correction.iter().all(|&c| i64::from(c).abs() <= max);
+            (w.correction.len(), learnt, bounded, w.nodes)
+        };
+        let (len, learnt, bounded, nodes_off) = run(0);
+        assert_eq!((len, learnt, bounded), (0, 0, true), "off: no table");
+        let (len, learnt, bounded, nodes_on) = run(1);
+        assert_eq!(len, 2 * CORRECTION_ENTRIES);
+        assert!(learnt > 0 && bounded);
+        assert_ne!(
+            nodes_on, nodes_off,
+            "the corrected evaluation prunes otherwise"
+        );
     }
 
     #[test]

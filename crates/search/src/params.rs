@@ -477,6 +477,18 @@ search_params! {
     /// kept between searches with the history; 0 orders captures by victim
     /// and attacker alone.
     capture_history: i32 = 0, 0..=1;
+    /// Correction history: 1 keeps, per side to move and pawn structure
+    /// (a hash of both sides' pawns), a running average of how far the
+    /// searches of positions with that structure ended from the static
+    /// evaluation, and adds it to the static evaluation the search prunes
+    /// with (main search and quiescence); kept between searches with the
+    /// history. 0 prunes with the evaluation as it is.
+    correction_history: i32 = 0, 0..=1;
+    /// Correction history: largest correction, in centipawns.
+    correction_max: i32 = 64, 1..=1000;
+    /// Correction history: weight of one search's error in the average at
+    /// most, in 256ths (a node of depth `d` weighs `min(d + 1, this)`).
+    correction_weight_max: i32 = 16, 1..=256;
     /// Lazy SMP: helper threads skip ahead on alternate depths beyond this depth.
     smp_skip_min_depth: i32 = 2, 0..=100;
     /// Time management: moves to go assumed when the protocol gives none.
