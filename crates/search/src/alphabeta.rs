@@ -929,6 +929,25 @@ impl<'a, V: Variant> Worker<'a, V> {
         // there is none).
         self.static_evals[ply] = static_eval;
         let improving = ply < 2 || static_eval > self.static_evals[ply - 2];
+        // The score the node-level pruning judges by: with `tt_eval_refine`
+        // the table's score where its bound says the node is worth more
+        // (lower bound) or less (upper bound) than the static evaluation.
+        let eval = match tt {
+            Some(e) if sp.tt_eval_refine != 0 && !in_check => {
+                let s = score_from_tt(e.score, ply);
+                let closer = match e.bound {
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                    Bound::Exact => true,
+                };
+                if closer && s.abs() < MATE_BOUND {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
 
         // Suicide and losers: every legal move is a capture when one is
         // forced, and such a node is all tactics, however good it looks.
@@ -937,18 +956,17 @@ impl<'a, V: Variant> Worker<'a, V> {
             // Reverse futility: far above beta with little depth left.
             if depth <= sp.rfp_max_depth
                 && !(capture_forced && sp.forced_capture_guard != 0)
-                && static_eval
-                    - sp.rfp_margin * (depth - i32::from(sp.rfp_improving != 0 && improving))
+                && eval - sp.rfp_margin * (depth - i32::from(sp.rfp_improving != 0 && improving))
                     >= beta
                 && beta.abs() < MATE_BOUND
             {
-                return static_eval;
+                return eval;
             }
             // Razoring: so far below alpha that only a tactic could save
             // the node, and quiescence finds none.
             if depth <= sp.razor_max_depth
                 && !(capture_forced && sp.forced_capture_guard != 0)
-                && static_eval + sp.razor_base + sp.razor_margin * depth * depth < alpha
+                && eval + sp.razor_base + sp.razor_margin * depth * depth < alpha
                 && alpha.abs() < MATE_BOUND
             {
                 let s = self.qsearch(pos, alpha - 1, alpha, ply, 0, &mut NoObserver);
@@ -962,7 +980,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             // Null move, where zugzwang is rare.
             if !V::MUST_CAPTURE
                 && depth >= sp.nmp_min_depth
-                && static_eval >= beta
+                && eval >= beta
                 && beta.abs() < MATE_BOUND
             {
                 let b = pos.board();
@@ -973,7 +991,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                         self.played_piece_to[ply] = None;
                         let mut r = sp.nmp_base_reduction + depth / sp.nmp_depth_divisor;
                         if sp.nmp_eval_divisor > 0 {
-                            r += ((static_eval - beta) / sp.nmp_eval_divisor).min(sp.nmp_eval_max);
+                            r += ((eval - beta) / sp.nmp_eval_divisor).min(sp.nmp_eval_max);
                         }
                         self.keys.push(null.key());
                         let outer_fence = self.null_fence;
@@ -2141,7 +2159,8 @@ mod tests {
     /// move that still fails high is searched again, a razored node changes
     /// the iteration's best line), so these only change it when on.
     #[test]
-    fn cut_node_and_tt_capture_reductions_razoring_and_see_pruning_change_the_tree_when_on() {
+    fn cut_node_and_tt_capture_reductions_razoring_see_pruning_and_tt_eval_change_the_tree_when_on()
+    {
         // Every switch tested here off.
         let base = SearchParams {
             lmr_cut_node: 0,
@@ -2184,6 +2203,13 @@ mod tests {
                 "SEE pruning in the main search",
                 SearchParams {
                     see_prune_max_depth: 6,
+                    ..base.clone()
+                },
+            ),
+            (
+                "the table's score as the pruning's evaluation",
+                SearchParams {
+                    tt_eval_refine: 1,
                     ..base.clone()
                 },
             ),

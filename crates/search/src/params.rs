@@ -484,6 +484,12 @@ search_params! {
     /// with (main search and quiescence); kept between searches with the
     /// history. 0 prunes with the evaluation as it is.
     correction_history: i32 = 0, 0..=1;
+    /// Table score as evaluation: 1 lets reverse futility pruning, razoring
+    /// and the null move judge a node by its table entry's score where the
+    /// entry's bound puts the node above (lower bound) or below (upper
+    /// bound) its static evaluation (Stockfish's `eval = ttValue`); 0 by the
+    /// static evaluation alone.
+    tt_eval_refine: i32 = 0, 0..=1;
     /// Correction history: largest correction, in centipawns.
     correction_max: i32 = 64, 1..=1000;
     /// Correction history: weight of one search's error in the average at
