@@ -54,7 +54,7 @@
 use crate::eval::{evaluate, EvalParams};
 use crate::limits::{soft_limit_factor, Clock};
 use crate::params::SearchParams;
-use crate::see::see;
+use crate::see::{see, see_value};
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 use movegen::{Color, Move, MoveList, Outcome, Position, Role, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -1611,8 +1611,32 @@ impl<'a, V: Variant> Worker<'a, V> {
         } else {
             qply + 1
         };
+        // Futility (delta) pruning (`qsearch_futility_margin`): where
+        // exchanges mean what they mean in chess and the side stands pat, a
+        // capture that cannot lift the score to alpha even with the whole
+        // victim and the margin is skipped (in threecheck only if it does
+        // not check), its hopeful score kept as a bound.
+        let futility_base = match static_eval {
+            Some(_)
+                if exchanges_are_chess_like::<V>() && self.settings.qsearch_futility_margin > 0 =>
+            {
+                Some(best + self.settings.qsearch_futility_margin)
+            }
+            _ => None,
+        };
         let mut best_move = None;
         for &(order, m) in &ordered {
+            let futile = match futility_base {
+                Some(base) if pos.is_capture(m) && m.promotion().is_none() => {
+                    let hope = base + see_value(captured_role(pos, m));
+                    (hope <= alpha).then_some(hope)
+                }
+                _ => None,
+            };
+            if let (Some(hope), false) = (futile, V::CHECK_COUNTING) {
+                best = best.max(hope);
+                continue;
+            }
             // A capture that loses its exchange is skipped (in threecheck
             // only if it does not check).
             let losing = see_pruning
@@ -1626,7 +1650,10 @@ impl<'a, V: Variant> Worker<'a, V> {
                 continue;
             }
             let child = pos.play_unchecked(m);
-            if losing && !child.is_check() {
+            if (losing || futile.is_some()) && !child.is_check() {
+                if let Some(hope) = futile {
+                    best = best.max(hope);
+                }
                 continue;
             }
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, next_qply, obs);
@@ -2159,8 +2186,8 @@ mod tests {
     /// move that still fails high is searched again, a razored node changes
     /// the iteration's best line), so these only change it when on.
     #[test]
-    fn cut_node_and_tt_capture_reductions_razoring_see_pruning_and_tt_eval_change_the_tree_when_on()
-    {
+    fn cut_node_and_tt_capture_reductions_razoring_see_and_futility_pruning_and_tt_eval_change_the_tree_when_on(
+    ) {
         // Every switch tested here off.
         let base = SearchParams {
             lmr_cut_node: 0,
@@ -2210,6 +2237,13 @@ mod tests {
                 "the table's score as the pruning's evaluation",
                 SearchParams {
                     tt_eval_refine: 1,
+                    ..base.clone()
+                },
+            ),
+            (
+                "futility pruning in quiescence",
+                SearchParams {
+                    qsearch_futility_margin: 200,
                     ..base.clone()
                 },
             ),

@@ -490,6 +490,12 @@ search_params! {
     /// bound) its static evaluation (Stockfish's `eval = ttValue`); 0 by the
     /// static evaluation alone.
     tt_eval_refine: i32 = 0, 0..=1;
+    /// Quiescence futility (delta) pruning in chess, threecheck and
+    /// knightmate: a capture (not a promotion, not in check; in threecheck
+    /// not a checking one) is skipped when the standing score plus the
+    /// victim's exchange value plus this margin, in centipawns, is at most
+    /// alpha (0: never).
+    qsearch_futility_margin: i32 = 0, 0..=10000;
     /// Correction history: largest correction, in centipawns.
     correction_max: i32 = 64, 1..=1000;
     /// Correction history: weight of one search's error in the average at
