@@ -268,6 +268,9 @@ fn gravity(h: &mut i32, bonus: i32, limit: i32) {
     *h = (old + b - old * b.abs() / l).clamp(-l, l) as i32;
 }
 
+/// Depths and move numbers of the worker's table of late-move reductions.
+const LMR_TABLE_SIDE: usize = 64;
+
 /// Entries of the correction history per side to move
 /// (`correction_history`), a power of two.
 const CORRECTION_ENTRIES: usize = 1 << 14;
@@ -452,6 +455,10 @@ pub struct Worker<'a, V: Variant> {
     /// Static evaluation of each main-search node of the current path by
     /// ply (`-INF` in check), for the improving test of `lmr_improving`.
     static_evals: Vec<i32>,
+    /// [`SearchParams::reduction`] for depths and move numbers below
+    /// [`LMR_TABLE_SIDE`], computed once per search instead of two
+    /// logarithms per reduced move.
+    reductions: Vec<i8>,
     pv: Vec<Vec<Move>>,
     stopped: bool,
     _v: std::marker::PhantomData<V>,
@@ -505,6 +512,12 @@ impl<'a, V: Variant> Worker<'a, V> {
             root_depth: 0,
             excluded: vec![None; MAX_PLY + 2],
             static_evals: vec![-INF; MAX_PLY + 2],
+            reductions: (0..LMR_TABLE_SIDE * LMR_TABLE_SIDE)
+                .map(|k| {
+                    let r = settings.reduction((k / LMR_TABLE_SIDE) as i32, k % LMR_TABLE_SIDE);
+                    r.clamp(i8::MIN.into(), i8::MAX.into()) as i8
+                })
+                .collect(),
             pv: vec![Vec::new(); MAX_PLY + 2],
             stopped: false,
             _v: std::marker::PhantomData,
@@ -1201,7 +1214,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     && !gives_check
                     && !(V::MUST_CAPTURE && sp.forced_capture_guard != 0 && child.has_capture())
                 {
-                    r = sp.reduction(depth, i) - pv_node as i32;
+                    r = self.reduction(depth, i) - pv_node as i32;
                     if sp.lmr_improving != 0 && !improving {
                         r += 1;
                     }
@@ -1313,6 +1326,18 @@ impl<'a, V: Variant> Worker<'a, V> {
         best
     }
 
+    /// [`SearchParams::reduction`] of the worker's settings, from its table
+    /// where the table reaches.
+    #[inline]
+    fn reduction(&self, depth: i32, n: usize) -> i32 {
+        match usize::try_from(depth) {
+            Ok(d) if (1..LMR_TABLE_SIDE).contains(&d) && (1..LMR_TABLE_SIDE).contains(&n) => {
+                i32::from(self.reductions[d * LMR_TABLE_SIDE + n])
+            }
+            _ => self.settings.reduction(depth, n),
+        }
+    }
+
     /// `raw`, the static evaluation of `pos`, plus the correction history's
     /// entry for it (`raw` itself when the history is off).
     #[inline]
@@ -1359,7 +1384,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         if sp.futility_lmr_depth == 0 && sp.history_prune_max_depth == 0 {
             return false;
         }
-        let lmr_depth = (depth - 1 - sp.reduction(depth, i)).max(0);
+        let lmr_depth = (depth - 1 - self.reduction(depth, i)).max(0);
         if sp.futility_lmr_depth != 0
             && lmr_depth <= sp.futility_max_depth
             && static_eval + sp.futility_base + sp.futility_margin * lmr_depth <= alpha
@@ -2515,6 +2540,31 @@ mod tests {
         assert!(raised > 0, "captures that cut off gain");
         assert!(lowered > 0, "captures searched before a cutoff lose");
         assert!(bounded);
+    }
+
+    #[test]
+    fn the_reduction_table_is_the_formula() {
+        let pos = Position::<Chess>::startpos();
+        let params = EvalParams::default_for(Chess::KIND);
+        for lmr_divisor in [1.75, 2.25, 3.0] {
+            let settings = SearchParams {
+                lmr_divisor,
+                lmr_base: 0.5,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
+            let w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            for depth in 1..130 {
+                for n in 1..300 {
+                    assert_eq!(
+                        w.reduction(depth, n),
+                        settings.reduction(depth, n),
+                        "{depth} {n}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
