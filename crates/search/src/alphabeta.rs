@@ -990,8 +990,10 @@ impl<'a, V: Variant> Worker<'a, V> {
                     return s;
                 }
             }
-            // Null move, where zugzwang is rare.
-            if !V::MUST_CAPTURE
+            // Null move, where zugzwang is rare (in suicide and losers, where
+            // it is common, only with `nmp_forced_capture_games` and where no
+            // capture is forced).
+            if (!V::MUST_CAPTURE || (sp.nmp_forced_capture_games != 0 && !capture_forced))
                 && depth >= sp.nmp_min_depth
                 && eval >= beta
                 && beta.abs() < MATE_BOUND
@@ -1958,6 +1960,26 @@ mod tests {
             4,
             "one capture is at most two"
         );
+    }
+
+    #[test]
+    fn the_null_move_of_the_forced_capture_games_changes_only_their_tree() {
+        fn nodes<V: Variant>(fen: &str, nmp_forced_capture_games: i32) -> u64 {
+            let pos = Position::<V>::from_fen(fen).expect("valid FEN");
+            let params = EvalParams::default_for(V::KIND);
+            let settings = SearchParams {
+                nmp_forced_capture_games,
+                ..SearchParams::default_for(V::KIND)
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(7), pos.turn(), 1, &settings);
+            let mut w = Worker::<V>::new(0, &shared, &params, &settings, &clock, &[]);
+            w.iterate(&pos, 7, &mut |_| {});
+            w.nodes
+        }
+        let opening = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_ne!(nodes::<Suicide>(opening, 1), nodes::<Suicide>(opening, 0));
+        assert_eq!(nodes::<Chess>(opening, 1), nodes::<Chess>(opening, 0));
     }
 
     #[test]

@@ -496,6 +496,11 @@ search_params! {
     /// victim's exchange value plus this margin, in centipawns, is at most
     /// alpha (0: never).
     qsearch_futility_margin: i32 = 0, 0..=10000;
+    /// Null move in suicide and losers: 1 tries it there too, in a node
+    /// where no capture is forced (Fairy-Stockfish does, with a smaller
+    /// reduction); 0 never tries it in those games, where zugzwang is the
+    /// rule.
+    nmp_forced_capture_games: i32 = 0, 0..=1;
     /// Correction history: largest correction, in centipawns.
     correction_max: i32 = 64, 1..=1000;
     /// Correction history: weight of one search's error in the average at
