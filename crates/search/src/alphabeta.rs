@@ -214,6 +214,26 @@ fn tt_cutoff(e: &TtEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
     }
 }
 
+/// The score a node of `ply` with the static evaluation `eval` is judged by
+/// under `tt_eval_refine`: the table entry's score where its bound puts the
+/// node beyond the evaluation (above it for a lower bound, below it for an
+/// upper bound; an exact score always), else the evaluation. Never a mate
+/// score.
+#[inline]
+fn refined_eval(e: &TtEntry, ply: usize, eval: i32) -> i32 {
+    let s = score_from_tt(e.score, ply);
+    let beyond = match e.bound {
+        Bound::Lower => s > eval,
+        Bound::Upper => s < eval,
+        Bound::Exact => true,
+    };
+    if beyond && s.abs() < MATE_BOUND {
+        s
+    } else {
+        eval
+    }
+}
+
 /// Ordering value of a piece (victim or attacker).
 const fn order_value(role: Role) -> i32 {
     match role {
@@ -946,19 +966,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         // the table's score where its bound says the node is worth more
         // (lower bound) or less (upper bound) than the static evaluation.
         let eval = match tt {
-            Some(e) if sp.tt_eval_refine != 0 && !in_check => {
-                let s = score_from_tt(e.score, ply);
-                let closer = match e.bound {
-                    Bound::Lower => s > static_eval,
-                    Bound::Upper => s < static_eval,
-                    Bound::Exact => true,
-                };
-                if closer && s.abs() < MATE_BOUND {
-                    s
-                } else {
-                    static_eval
-                }
-            }
+            Some(e) if sp.tt_eval_refine != 0 && !in_check => refined_eval(&e, ply, static_eval),
             _ => static_eval,
         };
 
@@ -1531,6 +1539,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         let qdepth = if qply == 0 { 0 } else { -1 };
         let key = pos.key();
         let mut tt_move = None;
+        let mut tt_entry = None;
         if use_tt {
             if let Some(e) = self.shared.tt.probe(key) {
                 if e.depth >= qdepth {
@@ -1539,6 +1548,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     }
                 }
                 tt_move = e.mv;
+                tt_entry = Some(e);
             }
         }
         let original_alpha = alpha;
@@ -1574,8 +1584,12 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
             best = -INF;
         } else {
-            let (raw, stand_pat) = self.q_static(pos, ply, obs);
+            let (raw, corrected) = self.q_static(pos, ply, obs);
             static_eval = Some(raw);
+            let stand_pat = match tt_entry {
+                Some(e) if self.settings.tt_eval_refine != 0 => refined_eval(&e, ply, corrected),
+                _ => corrected,
+            };
             if stand_pat >= beta {
                 if use_tt {
                     self.store(key, stand_pat, raw, qdepth, Bound::Lower, None, ply);

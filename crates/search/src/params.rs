@@ -485,10 +485,10 @@ search_params! {
     /// history. 0 prunes with the evaluation as it is.
     correction_history: i32 = 0, 0..=1;
     /// Table score as evaluation: 1 lets reverse futility pruning, razoring
-    /// and the null move judge a node by its table entry's score where the
-    /// entry's bound puts the node above (lower bound) or below (upper
-    /// bound) its static evaluation (Stockfish's `eval = ttValue`); 0 by the
-    /// static evaluation alone.
+    /// and the null move, and quiescence's stand-pat, judge a node by its
+    /// table entry's score where the entry's bound puts the node above
+    /// (lower bound) or below (upper bound) its static evaluation
+    /// (Stockfish's `eval = ttValue`); 0 by the static evaluation alone.
     tt_eval_refine: i32 = 0, 0..=1;
     /// Quiescence futility (delta) pruning in chess, threecheck and
     /// knightmate: a capture (not a promotion, not in check; in threecheck
