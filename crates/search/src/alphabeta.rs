@@ -357,6 +357,10 @@ const TT_MOVE_ORDER: i32 = 1 << 30;
 /// (`see_ordering`), still by victim and attacker (and capture history)
 /// among themselves.
 const BAD_CAPTURE_ORDER: i32 = -(1 << 23) - (1 << 24);
+/// Every ordering score below this is a capture that loses its exchange
+/// (`see_ordering`): quiet moves' scores are at least minus the history cap.
+const BAD_CAPTURE_BOUND: i32 = -(1 << 22);
+
 // Quiescence reads a capture's SEE from its sign after ordering: a losing
 // capture's score (even a king taking a queen's, with the largest capture
 // history) stays negative, and below every quiet move's.
@@ -365,7 +369,7 @@ const _: () = assert!(
         + order_value(Role::King) * 64 * MVV_LVA_SCALE
         + CAPTURE_HISTORY_SPAN
         + BAD_CAPTURE_ORDER
-        < -(1 << 22)
+        < BAD_CAPTURE_BOUND
 );
 // A winning capture (a king taking a pawn, with the lowest capture history)
 // stays above the promotions and the killers.
@@ -1162,7 +1166,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         };
         // A capture stored as the best move: the quiet moves are likely worse.
         let tt_move_is_capture = tt_move.is_some_and(|m| pos.is_capture(m));
-        for (i, &(_, m)) in ordered.iter().enumerate() {
+        for (i, &(order, m)) in ordered.iter().enumerate() {
             if Some(m) == excluded {
                 continue;
             }
@@ -1217,9 +1221,14 @@ impl<'a, V: Variant> Worker<'a, V> {
                 )
             } else {
                 let mut r = 0;
+                // A capture the ordering put after the quiet moves (it
+                // loses its exchange) is reduced as they are, with
+                // `lmr_bad_captures`.
+                let bad_capture =
+                    sp.lmr_bad_captures != 0 && order < BAD_CAPTURE_BOUND && pos.is_capture(m);
                 if depth >= sp.lmr_min_depth
                     && i >= sp.lmr_min_move as usize
-                    && quiet
+                    && (quiet || bad_capture)
                     && !in_check
                     && !gives_check
                     && !(V::MUST_CAPTURE && sp.forced_capture_guard != 0 && child.has_capture())
@@ -1228,7 +1237,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     if sp.lmr_improving != 0 && !improving {
                         r += 1;
                     }
-                    if sp.lmr_history_divisor != 0 {
+                    if quiet && sp.lmr_history_divisor != 0 {
                         // A quiet move that has often cut off is reduced
                         // less (with the malus, one that failed more).
                         r -= self.quiet_order(pos, us, m, cont) / sp.lmr_history_divisor;
@@ -1236,7 +1245,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     if cut_node {
                         r += sp.lmr_cut_node;
                     }
-                    if tt_move_is_capture {
+                    if quiet && tt_move_is_capture {
                         r += sp.lmr_tt_capture;
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -2305,6 +2314,13 @@ mod tests {
                 "futility pruning in quiescence",
                 SearchParams {
                     qsearch_futility_margin: 200,
+                    ..base.clone()
+                },
+            ),
+            (
+                "late-move reduction of bad captures",
+                SearchParams {
+                    lmr_bad_captures: 1,
                     ..base.clone()
                 },
             ),

@@ -501,6 +501,11 @@ search_params! {
     /// reduction); 0 never tries it in those games, where zugzwang is the
     /// rule.
     nmp_forced_capture_games: i32 = 0, 0..=1;
+    /// Late-move reduction of bad captures: 1 reduces a capture that
+    /// `see_ordering` put after the quiet moves (it loses its exchange) as
+    /// a late quiet move is (the formula, PV, trend and cut-node terms);
+    /// 0 reduces quiet moves only.
+    lmr_bad_captures: i32 = 0, 0..=1;
     /// Correction history: largest correction, in centipawns.
     correction_max: i32 = 64, 1..=1000;
     /// Correction history: weight of one search's error in the average at
