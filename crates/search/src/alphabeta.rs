@@ -2262,6 +2262,7 @@ mod tests {
         let base = SearchParams {
             lmr_cut_node: 0,
             see_prune_max_depth: 0,
+            qsearch_futility_margin: 0,
             ..SearchParams::default()
         };
         let off = middlegame_nodes(base.clone());
