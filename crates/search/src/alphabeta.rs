@@ -40,7 +40,12 @@
 //! beta by a margin at a reduced depth cuts the node off), and the singular
 //! extension (the table's move one ply deeper when every other move fails
 //! low below its stored score, searched at the node's own ply with that
-//! move left out; a multi-cut when they too reach beta). Every margin, depth and coefficient of these
+//! move left out; a multi-cut when they too reach beta), futility (delta)
+//! pruning in quiescence, late-move reduction of captures that lose their
+//! exchange, the null move in suicide and losers where no capture is
+//! forced, the table's score standing in for the static evaluation where
+//! its bound says the node is worth more or less, and a correction history
+//! (by pawn structure) added to the static evaluation. Every margin, depth and coefficient of these
 //! comes from the worker's [`SearchParams`], read where the literal used to
 //! be; each fix of a search defect is a switch there too, on by default only
 //! once its SPRT passed (docs/engine.md lists them).
