@@ -25,7 +25,8 @@
 //! in chess, a static exchange evaluation ([`see`]) may send the captures
 //! that lose material after the quiet moves, out of quiescence and, near
 //! the leaves, out of the main search (the quiet moves too). Pruning where it is sound for the game: null move (never in
-//! suicide or losers, where zugzwang is the rule, never in check), reverse
+//! check, and in suicide and losers, where zugzwang is the rule, only
+//! behind a switch and where no capture is forced), reverse
 //! futility, late move reductions (neither of them where suicide or losers
 //! force a capture: those nodes and the quiet sacrifices that force one are
 //! what decides these games), and behind switches move-count and futility

@@ -693,15 +693,21 @@ impl SearchParams {
             _ => chess.lmr_divisor,
         };
         // Futility (delta) pruning in quiescence, margin 200: chess +16.4
-        // Elo [4.3, 28.6], H1 in 2436 games at 10000 nodes
-        // (`data/sprt/search/qsearch_futility.toml`, continued past its
-        // 2000-game cap); off elsewhere (it acts in threecheck and knightmate
-        // only besides chess).
-        let qsearch_futility_margin = if kind == VariantKind::Chess {
-            chess.qsearch_futility_margin
-        } else {
-            0
-        };
+        // Elo [4.3, 28.6], H1 in 2436 games, knightmate +13.7 [3.1, 24.4],
+        // H1 in 2764, at 10000 nodes (`data/sprt/search/qsearch_futility.toml`,
+        // both continued past their 2000-game cap); threecheck -0.9 [-14.6,
+        // 12.9], undecided after 2000, off (it acts in no other game).
+        let qsearch_futility_margin =
+            if matches!(kind, VariantKind::Chess | VariantKind::Knightmate) {
+                chess.qsearch_futility_margin
+            } else {
+                0
+            };
+        // The null move in losers where no capture is forced (as
+        // Fairy-Stockfish does): +21.0 Elo [6.4, 35.8], H1 in 1306 games at
+        // 10000 nodes (`data/sprt/search/nmp_forced_capture_games.toml`);
+        // suicide +4.7 [-6.6, 16.0], undecided after 2000, off.
+        let nmp_forced_capture_games = i32::from(kind == VariantKind::Losers);
         let forced_capture = matches!(kind, VariantKind::Suicide | VariantKind::Losers);
         let offer_order_bonus = if forced_capture { 1 << 20 } else { 0 };
         let base = if forced_capture {
@@ -726,6 +732,7 @@ impl SearchParams {
             moves_to_go_default,
             lmr_divisor,
             qsearch_futility_margin,
+            nmp_forced_capture_games,
             ..base
         }
     }
@@ -1021,8 +1028,14 @@ mod tests {
                 2.25
             };
             assert_eq!(d.lmr_divisor, divisor, "{kind:?}");
-            let delta = if kind == VariantKind::Chess { 200 } else { 0 };
+            let delta = if matches!(kind, VariantKind::Chess | VariantKind::Knightmate) {
+                200
+            } else {
+                0
+            };
             assert_eq!(d.qsearch_futility_margin, delta, "{kind:?}");
+            let null_move_forced = i32::from(kind == VariantKind::Losers);
+            assert_eq!(d.nmp_forced_capture_games, null_move_forced, "{kind:?}");
             assert_eq!(
                 SearchParams {
                     check_extension: 0,
@@ -1047,10 +1060,11 @@ mod tests {
                     moves_to_go_default: 30,
                     lmr_divisor: 2.25,
                     qsearch_futility_margin: 200,
+                    nmp_forced_capture_games: 0,
                     ..d.clone()
                 },
                 SearchParams::default(),
-                "{kind:?}: only the extensions, the SEE switches, the selectivity, the two histories, the cut-node reduction, the offer ordering, the moves to go, the reduction divisor and quiescence futility differ"
+                "{kind:?}: only the extensions, the SEE switches, the selectivity, the two histories, the cut-node reduction, the offer ordering, the moves to go, the reduction divisor, quiescence futility and the forced-capture games' null move differ"
             );
             assert_eq!(SearchParams::from_toml(kind, "", "t").unwrap(), d);
             assert_eq!(SearchParams::load_or_default(kind, None).unwrap(), d);
