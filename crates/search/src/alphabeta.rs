@@ -2269,6 +2269,7 @@ mod tests {
             lmr_cut_node: 0,
             see_prune_max_depth: 0,
             qsearch_futility_margin: 0,
+            tt_eval_refine: 0,
             ..SearchParams::default()
         };
         let off = middlegame_nodes(base.clone());
