@@ -710,8 +710,9 @@ impl SearchParams {
         let nmp_forced_capture_games = i32::from(kind == VariantKind::Losers);
         // The table's score as the pruning's and stand-pat's evaluation
         // where its bound allows: chess +19.2 Elo [5.7, 32.7], H1 in 1433
-        // games at 10000 nodes (`data/sprt/search/tt_eval_refine.toml`); the
-        // other games untested, off.
+        // games at 10000 nodes (`data/sprt/search/tt_eval_refine.toml`);
+        // knightmate -2.4 [-15.4, 10.5], undecided after 2000; the other
+        // games untested; off but in chess.
         let tt_eval_refine = i32::from(kind == VariantKind::Chess);
         let forced_capture = matches!(kind, VariantKind::Suicide | VariantKind::Losers);
         let offer_order_bonus = if forced_capture { 1 << 20 } else { 0 };
