@@ -486,9 +486,10 @@ pub struct Worker<'a, V: Variant> {
     /// ply (`-INF` in check), for the improving test of `lmr_improving`.
     static_evals: Vec<i32>,
     /// [`SearchParams::reduction`] for depths and move numbers below
-    /// [`LMR_TABLE_SIDE`], computed once per search instead of two
+    /// [`LMR_TABLE_SIDE`], computed at the first reduction of a search
+    /// (not for the tuner's quiescence-only workers) instead of two
     /// logarithms per reduced move.
-    reductions: Vec<i8>,
+    reductions: std::cell::OnceCell<Vec<i8>>,
     pv: Vec<Vec<Move>>,
     stopped: bool,
     _v: std::marker::PhantomData<V>,
@@ -542,12 +543,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             root_depth: 0,
             excluded: vec![None; MAX_PLY + 2],
             static_evals: vec![-INF; MAX_PLY + 2],
-            reductions: (0..LMR_TABLE_SIDE * LMR_TABLE_SIDE)
-                .map(|k| {
-                    let r = settings.reduction((k / LMR_TABLE_SIDE) as i32, k % LMR_TABLE_SIDE);
-                    r.clamp(i8::MIN.into(), i8::MAX.into()) as i8
-                })
-                .collect(),
+            reductions: std::cell::OnceCell::new(),
             pv: vec![Vec::new(); MAX_PLY + 2],
             stopped: false,
             _v: std::marker::PhantomData,
@@ -957,16 +953,13 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
         // The evaluation as the table stores it, and as the search prunes
         // with it (`correction_history`).
-        let raw_eval = if in_check {
-            -INF
+        let (raw_eval, static_eval) = if in_check {
+            (-INF, -INF)
         } else {
-            tt.map(|e| e.eval)
-                .unwrap_or_else(|| evaluate(pos, self.params))
-        };
-        let static_eval = if in_check {
-            -INF
-        } else {
-            self.corrected_eval(pos, raw_eval)
+            let raw = tt
+                .map(|e| e.eval)
+                .unwrap_or_else(|| evaluate(pos, self.params));
+            (raw, self.corrected_eval(pos, raw))
         };
         // Better than two plies ago (true when that node was in check or
         // there is none).
@@ -1357,7 +1350,16 @@ impl<'a, V: Variant> Worker<'a, V> {
     fn reduction(&self, depth: i32, n: usize) -> i32 {
         match usize::try_from(depth) {
             Ok(d) if (1..LMR_TABLE_SIDE).contains(&d) && (1..LMR_TABLE_SIDE).contains(&n) => {
-                i32::from(self.reductions[d * LMR_TABLE_SIDE + n])
+                let table = self.reductions.get_or_init(|| {
+                    (0..LMR_TABLE_SIDE * LMR_TABLE_SIDE)
+                        .map(|k| {
+                            let (d, n) = (k / LMR_TABLE_SIDE, k % LMR_TABLE_SIDE);
+                            let r = self.settings.reduction(d as i32, n);
+                            r.clamp(i8::MIN.into(), i8::MAX.into()) as i8
+                        })
+                        .collect()
+                });
+                i32::from(table[d * LMR_TABLE_SIDE + n])
             }
             _ => self.settings.reduction(depth, n),
         }
@@ -1367,11 +1369,12 @@ impl<'a, V: Variant> Worker<'a, V> {
     /// entry for it (`raw` itself when the history is off).
     #[inline]
     fn corrected_eval(&self, pos: &Position<V>, raw: i32) -> i32 {
-        match self.correction.get(correction_index(pos)) {
-            Some(&c) => (raw + (i64::from(c) / CORRECTION_GRAIN) as i32)
-                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
-            None => raw,
+        if self.correction.is_empty() {
+            // Off: not even the pawn hash.
+            return raw;
         }
+        let c = i64::from(self.correction[correction_index(pos)]);
+        (raw + (c / CORRECTION_GRAIN) as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Moves the correction entry of `pos` toward `error` (the search's
