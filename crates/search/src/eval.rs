@@ -150,6 +150,7 @@ layout! {
     KING_PROTECTOR = "king_protector": 2,
     LONG_DIAGONAL_BISHOP = "long_diagonal_bishop": 1,
     FORCED_MOBILITY = "forced_mobility": 1,
+    OFFER_SQUARES = "offer_squares": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -970,6 +971,17 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
             || acc.wants(idx::FORCED_MOBILITY, 1))
     {
         suicide::terms(pos, &forced, acc);
+    }
+    // The squares where each side can offer a piece (suicide, losers).
+    if V::MUST_CAPTURE && acc.wants(idx::OFFER_SQUARES, 1) {
+        let offers = Color::ALL.map(|color| {
+            let them = color.other().index();
+            suicide::offer_squares(pos, color, &reached[color.index()], attacks[them].all)
+        });
+        let diff = offers[0] - offers[1];
+        if diff != 0 {
+            acc.add(idx::OFFER_SQUARES, diff);
+        }
     }
     acc.add(idx::TEMPO, if pos.turn().is_white() { 1 } else { -1 });
 }

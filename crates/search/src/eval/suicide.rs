@@ -1,6 +1,6 @@
 //! Suicide (giveaway): the side that loses every piece, or is left without a
 //! move, wins; captures are forced. What wins is having few pieces and
-//! leaving the opponent few choices, not the value of what is left, so two
+//! leaving the opponent few choices, not the value of what is left, so these
 //! terms beside the common ones (whose material already counts against its
 //! owner here):
 //!
@@ -19,6 +19,11 @@
 //!   to promote, no en passant or castling is possible and (in losers) no
 //!   king is in check or pinned (the test below holds it to the legal count
 //!   in suicide's positions of that kind); elsewhere it is an estimate.
+//!
+//! - offer squares: the empty squares each side can move to that the
+//!   opponent attacks, each a way to force a capture on the opponent
+//!   (Fairy-Stockfish's must-capture threat bonus), counted from the same
+//!   attack sets.
 //!
 //! Suicide's defaults are 50 per piece and 40 per legal move: 100 and 10
 //! were +98 Elo over the evaluation without them, then 20 per move +46 over
@@ -141,10 +146,36 @@ impl ForcedMoves {
     }
 }
 
+/// The empty squares `color` can move to that the opponent attacks: each is
+/// a move that forces the opponent to capture (Fairy-Stockfish's bonus "if
+/// we threaten to force captures"). `reached` holds the attack sets of
+/// `color`'s pieces by role, as `eval_terms` gathered them; a pawn offers on
+/// its pushes. In losers the king cannot step into an attack, so its moves
+/// are left out; in suicide it is an ordinary piece.
+pub(super) fn offer_squares<V: Variant>(
+    pos: &Position<V>,
+    color: Color,
+    reached: &[Bitboard; 7],
+    their_attacks: Bitboard,
+) -> i32 {
+    let b = pos.board();
+    let empty = !b.occupied();
+    let white = color.is_white();
+    let single = b.pieces(color, Role::Pawn).shift_up(white) & empty;
+    let double_rank = Bitboard::rank(if white { 2 } else { 5 });
+    let mut to = single | ((single & double_rank).shift_up(white) & empty);
+    for role in Role::ALL {
+        if role != Role::Pawn && !(V::ROYAL && role == Role::King) {
+            to |= reached[role.index()];
+        }
+    }
+    (to & empty & their_attacks).count() as i32
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{features, idx};
-    use movegen::variants::Suicide;
+    use movegen::variants::{Losers, Suicide};
     use movegen::{Bitboard, Color, Position, Role, SplitMix64};
 
     #[test]
@@ -204,6 +235,71 @@ mod tests {
         }
         assert!(checked > 1000, "only {checked} positions checked");
         assert!(nonzero > checked / 2, "only {nonzero} uneven positions");
+    }
+
+    /// The offer squares against a slow reference: over the positions of
+    /// pseudo-random games where neither side can capture or castle (so
+    /// every legal move is quiet), the destinations of each side's legal
+    /// moves (the waiting side's after a pass) that an enemy piece attacks.
+    #[test]
+    fn offer_squares_are_the_attacked_destinations_of_quiet_moves() {
+        let mut rng = SplitMix64::new(2);
+        let (mut checked, mut nonzero) = (0, 0);
+        for _ in 0..40 {
+            let mut pos = Position::<Suicide>::default();
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let waiting = pos.play_null().expect("a pass in a game not over");
+                let quiet =
+                    |p: &Position<Suicide>| p.legal_moves().iter().all(|&m| !p.is_capture(m));
+                if pos.castling_rights() == 0 && quiet(&pos) && quiet(&waiting) {
+                    let offers = |p: &Position<Suicide>| {
+                        let occ = p.board().occupied();
+                        let them = p.turn().other();
+                        let to = p
+                            .legal_moves()
+                            .iter()
+                            .fold(Bitboard(0), |to, m| to | Bitboard::from_square(m.to()));
+                        to.filter(|&sq| p.attackers_to(sq, them, occ).any()).count() as i32
+                    };
+                    let (white, black) = if pos.turn().is_white() {
+                        (offers(&pos), offers(&waiting))
+                    } else {
+                        (offers(&waiting), offers(&pos))
+                    };
+                    assert_eq!(
+                        features(&pos)[idx::OFFER_SQUARES],
+                        white - black,
+                        "{}",
+                        pos.fen()
+                    );
+                    checked += 1;
+                    nonzero += i32::from(white != black);
+                }
+                let m = moves[rng.below(moves.len())];
+                pos = pos.play(m).unwrap();
+            }
+        }
+        assert!(checked > 200, "only {checked} positions checked");
+        assert!(
+            nonzero > checked / 4,
+            "only {nonzero} uneven positions of {checked}"
+        );
+    }
+
+    #[test]
+    fn offer_squares_leave_out_the_losers_king() {
+        // Losers: White king e1, knight b1; Black king a8, pawn d7, rook h2
+        // (along the second rank). The knight's a3, c3, d2: d2 is attacked;
+        // the king's d2, e2, f2 are left out (it cannot step into an
+        // attack). Black's: the pawn's d6 and d5 are not attacked; of the
+        // rook's squares White's knight and king attack d2, e2 and f2.
+        let pos = Position::<Losers>::from_fen("k7/3p4/8/8/8/8/7r/1N2K3 w - - 0 1").unwrap();
+        let f = features(&pos);
+        assert_eq!(f[idx::OFFER_SQUARES], 1 - 3);
     }
 
     #[test]
