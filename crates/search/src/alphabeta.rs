@@ -1366,15 +1366,22 @@ impl<'a, V: Variant> Worker<'a, V> {
     }
 
     /// `raw`, the static evaluation of `pos`, plus the correction history's
-    /// entry for it (`raw` itself when the history is off).
+    /// entry for it, scaled toward 0 as the fifty-move count grows
+    /// (`fifty_move_damping`); `raw` itself when both are off.
     #[inline]
     fn corrected_eval(&self, pos: &Position<V>, raw: i32) -> i32 {
-        if self.correction.is_empty() {
-            // Off: not even the pawn hash.
-            return raw;
+        let mut eval = raw;
+        // Off: not even the pawn hash.
+        if !self.correction.is_empty() {
+            let c = i64::from(self.correction[correction_index(pos)]);
+            eval = (eval + (c / CORRECTION_GRAIN) as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         }
-        let c = i64::from(self.correction[correction_index(pos)]);
-        (raw + (c / CORRECTION_GRAIN) as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        let span = self.settings.fifty_move_damping;
+        if span > 0 {
+            let left = span - (pos.halfmove_clock() as i32).min(span);
+            eval = eval * left / span;
+        }
+        eval
     }
 
     /// Moves the correction entry of `pos` toward `error` (the search's
@@ -2628,6 +2635,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn fifty_move_damping_scales_the_evaluation_by_the_plies_left() {
+        let params = EvalParams::default_for(Chess::KIND);
+        let eval_at = |damping: i32, halfmove: u32| {
+            let fen = format!("4k3/8/8/8/8/8/8/R3K3 w - - {halfmove} 60");
+            let pos = Position::<Chess>::from_fen(&fen).expect("valid FEN");
+            let settings = SearchParams {
+                fifty_move_damping: damping,
+                ..SearchParams::default()
+            };
+            let shared = Shared::new(1);
+            let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
+            let w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+            w.corrected_eval(&pos, 400)
+        };
+        assert_eq!(eval_at(0, 50), 400, "off");
+        assert_eq!(eval_at(100, 0), 400);
+        assert_eq!(eval_at(100, 50), 200);
+        assert_eq!(eval_at(100, 99), 4);
+        assert_eq!(eval_at(200, 50), 300);
+        assert_eq!(eval_at(40, 50), 0, "past the span: a draw");
     }
 
     #[test]

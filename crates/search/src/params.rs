@@ -506,6 +506,13 @@ search_params! {
     /// a late quiet move is (the formula, PV, trend and cut-node terms);
     /// 0 reduces quiet moves only.
     lmr_bad_captures: i32 = 0, 0..=1;
+    /// Fifty-move damping: above 0, the static evaluation the search prunes
+    /// and stands pat with is scaled by `(this - c) / this`, `c` the plies
+    /// since the last capture or pawn move (at most `this`), so that a
+    /// position the rule will soon draw reads nearer a draw and the search
+    /// prefers the moves that make progress (Fairy-Stockfish's classical
+    /// evaluation damps over 100 plies); 0 leaves the evaluation as it is.
+    fifty_move_damping: i32 = 0, 0..=1000;
     /// Correction history: largest correction, in centipawns.
     correction_max: i32 = 64, 1..=1000;
     /// Correction history: weight of one search's error in the average at
