@@ -2280,6 +2280,7 @@ mod tests {
             see_prune_max_depth: 0,
             qsearch_futility_margin: 0,
             tt_eval_refine: 0,
+            lmr_bad_captures: 0,
             ..SearchParams::default()
         };
         let off = middlegame_nodes(base.clone());

@@ -505,7 +505,7 @@ search_params! {
     /// `see_ordering` put after the quiet moves (it loses its exchange) as
     /// a late quiet move is (the formula, PV, trend and cut-node terms);
     /// 0 reduces quiet moves only.
-    lmr_bad_captures: i32 = 0, 0..=1;
+    lmr_bad_captures: i32 = 1, 0..=1;
     /// Fifty-move damping: above 0, the static evaluation the search prunes
     /// and stands pat with is scaled by `(this - c) / this`, `c` the plies
     /// since the last capture or pawn move (at most `this`), so that a
@@ -717,10 +717,20 @@ impl SearchParams {
         let nmp_forced_capture_games = i32::from(kind == VariantKind::Losers);
         // The table's score as the pruning's and stand-pat's evaluation
         // where its bound allows: chess +19.2 Elo [5.7, 32.7], H1 in 1433
-        // games at 10000 nodes (`data/sprt/search/tt_eval_refine.toml`);
-        // knightmate -2.4 [-15.4, 10.5], undecided after 2000; the other
-        // games untested; off but in chess.
-        let tt_eval_refine = i32::from(kind == VariantKind::Chess);
+        // games, suicide +21.4 [6.8, 36.1], H1 in 1253, threecheck +15.7
+        // [3.9, 27.4], H1 in 2975 (continued past its 2000-game cap), at
+        // 10000 nodes (`data/sprt/search/tt_eval_refine.toml`); knightmate
+        // -2.4 [-15.4, 10.5], undecided after 2000, losers +9.6 [0.3, 18.8],
+        // undecided after 4000; off in those and atomic (untested).
+        let tt_eval_refine = i32::from(matches!(
+            kind,
+            VariantKind::Chess | VariantKind::Suicide | VariantKind::ThreeCheck
+        ));
+        // Late-move reduction of the captures that lose their exchange:
+        // chess +11.2 Elo [2.3, 20.2], H1 in 3498 games at 10000 nodes
+        // (`data/sprt/search/lmr_bad_captures.toml`, continued past its
+        // 2000-game cap); the other games untested, off.
+        let lmr_bad_captures = i32::from(kind == VariantKind::Chess);
         let forced_capture = matches!(kind, VariantKind::Suicide | VariantKind::Losers);
         let offer_order_bonus = if forced_capture { 1 << 20 } else { 0 };
         let base = if forced_capture {
@@ -747,6 +757,7 @@ impl SearchParams {
             qsearch_futility_margin,
             nmp_forced_capture_games,
             tt_eval_refine,
+            lmr_bad_captures,
             ..base
         }
     }
@@ -1050,8 +1061,13 @@ mod tests {
             assert_eq!(d.qsearch_futility_margin, delta, "{kind:?}");
             let null_move_forced = i32::from(kind == VariantKind::Losers);
             assert_eq!(d.nmp_forced_capture_games, null_move_forced, "{kind:?}");
-            let refined = i32::from(kind == VariantKind::Chess);
+            let refined = i32::from(matches!(
+                kind,
+                VariantKind::Chess | VariantKind::Suicide | VariantKind::ThreeCheck
+            ));
             assert_eq!(d.tt_eval_refine, refined, "{kind:?}");
+            let bad_captures_reduced = i32::from(kind == VariantKind::Chess);
+            assert_eq!(d.lmr_bad_captures, bad_captures_reduced, "{kind:?}");
             assert_eq!(
                 SearchParams {
                     check_extension: 0,
@@ -1078,10 +1094,11 @@ mod tests {
                     qsearch_futility_margin: 200,
                     nmp_forced_capture_games: 0,
                     tt_eval_refine: 1,
+                    lmr_bad_captures: 1,
                     ..d.clone()
                 },
                 SearchParams::default(),
-                "{kind:?}: only the extensions, the SEE switches, the selectivity, the two histories, the cut-node reduction, the offer ordering, the moves to go, the reduction divisor, quiescence futility, the forced-capture games' null move and the table's score as evaluation differ"
+                "{kind:?}: only the extensions, the SEE switches, the selectivity, the two histories, the cut-node reduction, the offer ordering, the moves to go, the reduction divisor, quiescence futility, the forced-capture games' null move, the table's score as evaluation and the reduction of bad captures differ"
             );
             assert_eq!(SearchParams::from_toml(kind, "", "t").unwrap(), d);
             assert_eq!(SearchParams::load_or_default(kind, None).unwrap(), d);
