@@ -657,9 +657,13 @@ impl SearchParams {
         };
         // Two plies more of late-move reduction at expected cut nodes: chess
         // +26.2 Elo [13.9, 38.7], H1 in 1804 games at 5000 nodes; losers
-        // +14.2 [3.3, 25.2], H1 in 2493 games at 10000 nodes; suicide +2.3
-        // [-8.4, 13.0], undecided after 2000, off; the others untested, off.
-        let lmr_cut_node = if matches!(kind, VariantKind::Chess | VariantKind::Losers) {
+        // +14.2 [3.3, 25.2], H1 in 2493 games, knightmate +18.1 [5.1, 31.2],
+        // H1 in 1921, at 10000 nodes; suicide +2.3 [-8.4, 13.0], undecided
+        // after 2000, off; threecheck and atomic off.
+        let lmr_cut_node = if matches!(
+            kind,
+            VariantKind::Chess | VariantKind::Losers | VariantKind::Knightmate
+        ) {
             chess.lmr_cut_node
         } else {
             0
@@ -1040,7 +1044,10 @@ mod tests {
                 if see_pruned { 6 } else { 0 },
                 "{kind:?}"
             );
-            let cut = matches!(kind, VariantKind::Chess | VariantKind::Losers);
+            let cut = matches!(
+                kind,
+                VariantKind::Chess | VariantKind::Losers | VariantKind::Knightmate
+            );
             assert_eq!(d.lmr_cut_node, if cut { 2 } else { 0 }, "{kind:?}");
             let offer = if forced { 1 << 20 } else { 0 };
             assert_eq!(d.offer_order_bonus, offer, "{kind:?}");
