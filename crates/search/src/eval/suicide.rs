@@ -117,10 +117,8 @@ impl ForcedMoves {
         for sq in pawns {
             captures += (pawn_attacks(color, sq) & targets).count();
         }
-        let white = color.is_white();
-        let single = pawns.shift_up(white) & empty;
-        let double_rank = Bitboard::rank(if white { 2 } else { 5 });
-        let quiets = single.count() + ((single & double_rank).shift_up(white) & empty).count();
+        // One square per push: a double push lands where no single push can.
+        let quiets = pawn_push_squares(pawns, color, empty).count();
         ForcedMoves {
             targets,
             empty,
@@ -160,16 +158,22 @@ pub(super) fn offer_squares<V: Variant>(
 ) -> i32 {
     let b = pos.board();
     let empty = !b.occupied();
-    let white = color.is_white();
-    let single = b.pieces(color, Role::Pawn).shift_up(white) & empty;
-    let double_rank = Bitboard::rank(if white { 2 } else { 5 });
-    let mut to = single | ((single & double_rank).shift_up(white) & empty);
+    let mut to = pawn_push_squares(b.pieces(color, Role::Pawn), color, empty);
     for role in Role::ALL {
         if role != Role::Pawn && !(V::ROYAL && role == Role::King) {
             to |= reached[role.index()];
         }
     }
     (to & empty & their_attacks).count() as i32
+}
+
+/// The squares `color`'s `pawns` can push to over `empty` squares: one step,
+/// and two from their starting rank.
+fn pawn_push_squares(pawns: Bitboard, color: Color, empty: Bitboard) -> Bitboard {
+    let white = color.is_white();
+    let single = pawns.shift_up(white) & empty;
+    let double_rank = Bitboard::rank(if white { 2 } else { 5 });
+    single | ((single & double_rank).shift_up(white) & empty)
 }
 
 #[cfg(test)]
@@ -196,15 +200,11 @@ mod tests {
         assert_eq!(features(&pos)[idx::LEGAL_MOBILITY], 1 - 2);
     }
 
-    /// Where no pawn stands to promote and neither en passant nor castling
-    /// is possible (and suicide has no check), the counts from attack sets
-    /// are the legal counts: the forced mobility equals the legal mobility
-    /// (the mover's legal moves and the waiting side's after a pass) over the
-    /// positions of pseudo-random games.
-    #[test]
-    fn forced_moves_are_the_legal_moves_where_the_shortcuts_hold() {
-        let mut rng = SplitMix64::new(1);
-        let (mut checked, mut nonzero) = (0, 0);
+    /// The positions of 40 pseudo-random suicide games of at most 120 plies
+    /// from the start (each with a move to play), the moves drawn from `seed`.
+    fn playout_positions(seed: u64) -> Vec<Position<Suicide>> {
+        let mut rng = SplitMix64::new(seed);
+        let mut positions = Vec::new();
         for _ in 0..40 {
             let mut pos = Position::<Suicide>::default();
             for _ in 0..120 {
@@ -212,25 +212,39 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let b = pos.board();
-                let about_to_promote = (b.pieces(Color::White, Role::Pawn) & Bitboard::rank(6))
-                    | (b.pieces(Color::Black, Role::Pawn) & Bitboard::rank(1));
-                if about_to_promote.is_empty()
-                    && pos.ep_square().is_none()
-                    && pos.castling_rights() == 0
-                {
-                    let f = features(&pos);
-                    assert_eq!(
-                        f[idx::FORCED_MOBILITY],
-                        f[idx::LEGAL_MOBILITY],
-                        "{}",
-                        pos.fen()
-                    );
-                    checked += 1;
-                    nonzero += i32::from(f[idx::LEGAL_MOBILITY] != 0);
-                }
                 let m = moves[rng.below(moves.len())];
-                pos = pos.play(m).unwrap();
+                let next = pos.play(m).unwrap();
+                positions.push(std::mem::replace(&mut pos, next));
+            }
+        }
+        positions
+    }
+
+    /// Where no pawn stands to promote and neither en passant nor castling
+    /// is possible (and suicide has no check), the counts from attack sets
+    /// are the legal counts: the forced mobility equals the legal mobility
+    /// (the mover's legal moves and the waiting side's after a pass) over the
+    /// positions of pseudo-random games.
+    #[test]
+    fn forced_moves_are_the_legal_moves_where_the_shortcuts_hold() {
+        let (mut checked, mut nonzero) = (0, 0);
+        for pos in playout_positions(1) {
+            let b = pos.board();
+            let about_to_promote = (b.pieces(Color::White, Role::Pawn) & Bitboard::rank(6))
+                | (b.pieces(Color::Black, Role::Pawn) & Bitboard::rank(1));
+            if about_to_promote.is_empty()
+                && pos.ep_square().is_none()
+                && pos.castling_rights() == 0
+            {
+                let f = features(&pos);
+                assert_eq!(
+                    f[idx::FORCED_MOBILITY],
+                    f[idx::LEGAL_MOBILITY],
+                    "{}",
+                    pos.fen()
+                );
+                checked += 1;
+                nonzero += i32::from(f[idx::LEGAL_MOBILITY] != 0);
             }
         }
         assert!(checked > 1000, "only {checked} positions checked");
@@ -243,44 +257,33 @@ mod tests {
     /// moves (the waiting side's after a pass) that an enemy piece attacks.
     #[test]
     fn offer_squares_are_the_attacked_destinations_of_quiet_moves() {
-        let mut rng = SplitMix64::new(2);
+        let quiet = |p: &Position<Suicide>| p.legal_moves().iter().all(|&m| !p.is_capture(m));
+        let offers = |p: &Position<Suicide>| {
+            let occ = p.board().occupied();
+            let them = p.turn().other();
+            let to = p
+                .legal_moves()
+                .iter()
+                .fold(Bitboard(0), |to, m| to | Bitboard::from_square(m.to()));
+            to.filter(|&sq| p.attackers_to(sq, them, occ).any()).count() as i32
+        };
         let (mut checked, mut nonzero) = (0, 0);
-        for _ in 0..40 {
-            let mut pos = Position::<Suicide>::default();
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let waiting = pos.play_null().expect("a pass in a game not over");
-                let quiet =
-                    |p: &Position<Suicide>| p.legal_moves().iter().all(|&m| !p.is_capture(m));
-                if pos.castling_rights() == 0 && quiet(&pos) && quiet(&waiting) {
-                    let offers = |p: &Position<Suicide>| {
-                        let occ = p.board().occupied();
-                        let them = p.turn().other();
-                        let to = p
-                            .legal_moves()
-                            .iter()
-                            .fold(Bitboard(0), |to, m| to | Bitboard::from_square(m.to()));
-                        to.filter(|&sq| p.attackers_to(sq, them, occ).any()).count() as i32
-                    };
-                    let (white, black) = if pos.turn().is_white() {
-                        (offers(&pos), offers(&waiting))
-                    } else {
-                        (offers(&waiting), offers(&pos))
-                    };
-                    assert_eq!(
-                        features(&pos)[idx::OFFER_SQUARES],
-                        white - black,
-                        "{}",
-                        pos.fen()
-                    );
-                    checked += 1;
-                    nonzero += i32::from(white != black);
-                }
-                let m = moves[rng.below(moves.len())];
-                pos = pos.play(m).unwrap();
+        for pos in playout_positions(2) {
+            let waiting = pos.play_null().expect("a pass in a game not over");
+            if pos.castling_rights() == 0 && quiet(&pos) && quiet(&waiting) {
+                let (white, black) = if pos.turn().is_white() {
+                    (offers(&pos), offers(&waiting))
+                } else {
+                    (offers(&waiting), offers(&pos))
+                };
+                assert_eq!(
+                    features(&pos)[idx::OFFER_SQUARES],
+                    white - black,
+                    "{}",
+                    pos.fen()
+                );
+                checked += 1;
+                nonzero += i32::from(white != black);
             }
         }
         assert!(checked > 200, "only {checked} positions checked");
