@@ -14,6 +14,7 @@ use std::process::ExitCode;
 mod analyse;
 mod bench;
 mod datagen;
+mod label;
 mod match_cmd;
 mod match_merge;
 mod match_plot;
@@ -75,6 +76,9 @@ enum Command {
     /// Labelled positions (fen,result CSV) for tuning, from self-play or
     /// from a match's games.
     Datagen(datagen::Args),
+    /// Label positions with an engine's expected score (its search score
+    /// through a logistic), for Texel tuning against its judgement.
+    Label(label::Args),
     /// Tune evaluation weights: Texel (from positions) or SPSA (from games).
     Tune(tune::Args),
 }
@@ -99,6 +103,7 @@ fn main() -> ExitCode {
         Some(Command::PerftMerge(args)) => perft_merge::run(args),
         Some(Command::PerftCompare(args)) => perft_compare::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
+        Some(Command::Label(args)) => label::run(args),
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Moves(args)) => moves::run(args),
         Some(Command::Uci(args)) => uci::run(args),

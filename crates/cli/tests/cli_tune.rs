@@ -170,4 +170,37 @@ fn bad_input_is_one_line_and_exit_2() {
             &[needle],
         );
     }
+    // `varia label`: a missing file, a bad FEN, an engine without a usable
+    // limit, an unknown setting.
+    std::fs::write(
+        &pos,
+        "fen,result\n4k3/8/8/8/8/8/8/3QK3 w - - 0 1,1\nnonsense,1\n",
+    )
+    .unwrap();
+    let label = |positions: &str, engine: &[&str]| {
+        let mut args = vec![
+            "label",
+            "--variant",
+            "chess",
+            "--positions",
+            positions,
+            "--out",
+            path(&out),
+            "--quiet",
+            "--engine",
+        ];
+        args.extend_from_slice(engine);
+        varia(&args)
+    };
+    assert_one_line_error(
+        &label("/nonexistent/p.csv", &["depth=2"]),
+        &["/nonexistent/p.csv"],
+    );
+    assert_one_line_error(
+        &label(path(&pos), &["depth=2"]),
+        &["bad.csv:3: bad chess FEN"],
+    );
+    assert_one_line_error(&label(path(&pos), &["hash=1"]), &["no move limit"]);
+    assert_one_line_error(&label(path(&pos), &["tc=10+0.1"]), &["tc="]);
+    assert_one_line_error(&label(path(&pos), &["depth=2", "wings=3"]), &["wings"]);
 }

@@ -4,6 +4,8 @@
 //!
 //! - [`datagen`]: labelled positions (`fen,result` CSV) from self-play with
 //!   varied openings, or from the match runner's per-game CSV and PGN files.
+//! - [`label`]: positions labelled with an engine's expected score (its
+//!   search score through a logistic) instead of a game's result.
 //! - [`qleaf`]: resolving a position to the leaf of its quiescence search, the
 //!   position whose static evaluation the engine would trust.
 //! - [`texel`]: Texel tuning — the scale `K`, then the weights, minimizing the
@@ -20,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod datagen;
+pub mod label;
 pub mod plot;
 pub mod positions;
 pub mod qleaf;

@@ -1,6 +1,7 @@
 //! Position files: CSV with a `fen,result` header and one labelled position
 //! per line, the result being the game's final score from White's view
-//! (`1`, `0.5` or `0`). Lines starting with `#` are comments: the data
+//! (`1`, `0.5` or `0`), or any expected score between 0 and 1 (the labels of
+//! [`crate::label`], an engine's judgement of the position). Lines starting with `#` are comments: the data
 //! generator writes its settings as the first lines and a `# game N` line
 //! after the positions of game `N` (see [`crate::datagen`]); readers skip
 //! them (`pandas.read_csv(path, comment="#")` does too). FENs contain no
@@ -15,16 +16,19 @@ use std::path::Path;
 /// The header line.
 pub const HEADER: &str = "fen,result";
 
-/// Parses a result field: White's score `1`, `0.5`, `0`, or a game result
-/// in PGN's spelling (`1-0`, `1/2-1/2`, `0-1`, read by
+/// Parses a result field: White's score as a number from 0 to 1 (`1`,
+/// `0.5`, `0`, or an expected score such as `0.6234`), `1/2`, or a game
+/// result in PGN's spelling (`1-0`, `1/2-1/2`, `0-1`, read by
 /// [`GameResult::from_pgn`]).
 pub fn parse_result(s: &str) -> Option<f32> {
     let s = s.trim();
-    match s {
-        "1" | "1.0" => Some(1.0),
-        "0.5" | ".5" | "1/2" => Some(0.5),
-        "0" | "0.0" => Some(0.0),
-        _ => GameResult::from_pgn(s).map(|r| r.white_score() as f32),
+    if s == "1/2" {
+        return Some(0.5);
+    }
+    match s.parse::<f32>() {
+        Ok(r) if (0.0..=1.0).contains(&r) => Some(r),
+        Ok(_) => None,
+        Err(_) => GameResult::from_pgn(s).map(|r| r.white_score() as f32),
     }
 }
 
@@ -74,7 +78,7 @@ pub fn parse<V: Variant>(text: &str, origin: &str) -> Result<Vec<(Position<V>, f
                 .ok_or_else(|| err("expected \"fen,result\"".into()))?;
             let r = parse_result(result).ok_or_else(|| {
                 err(format!(
-                    "bad result \"{}\" (expected 1, 0.5 or 0)",
+                    "bad result \"{}\" (expected 1, 0.5, 0 or a score between 0 and 1)",
                     result.trim()
                 ))
             })?;
@@ -98,10 +102,12 @@ mod tests {
             ("1-0", 1.0),
             ("1/2-1/2", 0.5),
             ("0-1", 0.0),
+            ("0.6234", 0.6234),
+            (".25", 0.25),
         ] {
             assert_eq!(parse_result(text), Some(score), "{text}");
         }
-        for bad in ["*", "2", "1-1", ""] {
+        for bad in ["*", "2", "1-1", "", "-0.1", "1.01", "NaN", "inf"] {
             assert_eq!(parse_result(bad), None, "{bad}");
         }
     }

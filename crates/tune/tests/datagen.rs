@@ -157,7 +157,7 @@ fn bad_position_lines_name_file_and_line() {
         tune::positions::parse::<Suicide>("8/8/8/8/8/8/8/8 w - - 0 1,2\n", "p.csv").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "p.csv:1: bad result \"2\" (expected 1, 0.5 or 0)"
+        "p.csv:1: bad result \"2\" (expected 1, 0.5, 0 or a score between 0 and 1)"
     );
     let e = tune::positions::parse::<Suicide>("nocomma\n", "p.csv").unwrap_err();
     assert!(e.to_string().contains("p.csv:1: expected"), "{e}");
