@@ -417,6 +417,11 @@ fn texel_fit<V: Variant>(
             if !quiet {
                 pb.suspend(|| eprintln!("texel: K = {k:.4}, loss {loss:.6}"));
             }
+            // A warning even with --quiet: the weights that follow are
+            // scaled toward their bounds.
+            if cfg.k.is_none() && ::tune::texel::k_at_bound(*k) {
+                pb.suspend(|| eprintln!("warning: K = {k:.4} is at an end of its search range ({} to {}): the fitted weights will be scaled toward their bounds; at the low end the evaluation at the starting weights predicts these labels no better than a constant. Give --k to fix the scale", ::tune::texel::K_RANGE.0, ::tune::texel::K_RANGE.1));
+            }
             pb.reset_eta();
         }
         TexelEvent::Iteration(row) => {

@@ -394,11 +394,22 @@ pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// The range [`fit_k`] searches.
+pub const K_RANGE: (f64, f64) = (1e-3, 1e2);
+
+/// Whether a fitted `K` lies at an end of [`K_RANGE`]: at the low end the
+/// evaluation at the starting weights predicts the labels no better than a
+/// constant (the loss rises with `K`), and a fit of the weights with that
+/// `K` scales them toward their bounds; a `K` given by hand is then the way.
+pub fn k_at_bound(k: f64) -> bool {
+    k < K_RANGE.0 * 1.01 || k > K_RANGE.1 / 1.01
+}
+
 /// Fits `K` with the weights fixed: golden-section search on `ln K` in
-/// `[1e-3, 1e2]`. Returns `K` and its loss.
+/// [`K_RANGE`]. Returns `K` and its loss.
 pub fn fit_k(data: &Dataset, w: &[f64]) -> (f64, f64) {
     let f = |lnk: f64| data.loss(w, lnk.exp());
-    let (mut a, mut b) = ((1e-3f64).ln(), (1e2f64).ln());
+    let (mut a, mut b) = (K_RANGE.0.ln(), K_RANGE.1.ln());
     let phi = (5f64.sqrt() - 1.0) / 2.0;
     let mut c = b - phi * (b - a);
     let mut d = a + phi * (b - a);

@@ -211,3 +211,12 @@ fn dataset_eval_matches_the_engine_with_distinct_endgame_halves() {
         }
     }
 }
+
+#[test]
+fn k_at_an_end_of_its_range_is_flagged() {
+    use tune::texel::{k_at_bound, K_RANGE};
+    assert!(k_at_bound(K_RANGE.0));
+    assert!(k_at_bound(K_RANGE.1));
+    assert!(!k_at_bound(0.6));
+    assert!(!k_at_bound(K_RANGE.0 * 2.0));
+}
