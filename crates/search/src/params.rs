@@ -599,15 +599,15 @@ impl SearchParams {
         // `SearchParams::default` holds chess's values; a game that shares
         // one of them takes it from there.
         let chess = SearchParams::default();
-        // Atomic: +29.7 Elo [12, 47], H1 in 881 games at 5000 nodes; chess:
+        // Atomic: +29.7 Elo [12, 47], H1 in 881 games at 5000 nodes;
+        // knightmate: +41.3 [19.8, 63.0], H1 in 660 at 10000 nodes; chess:
         // -8 Elo, undecided after 1500; the others untested, so unchanged.
         let check_extension = match kind {
-            VariantKind::Atomic => 1,
+            VariantKind::Atomic | VariantKind::Knightmate => 1,
             VariantKind::Chess
             | VariantKind::Suicide
             | VariantKind::ThreeCheck
-            | VariantKind::Losers
-            | VariantKind::Knightmate => 0,
+            | VariantKind::Losers => 0,
         };
         // Suicide: +72.8 Elo [44, 103], H1 in 403 games; losers: +59.5
         // [34, 86], H1 in 436 (5000 nodes); the other games never extend.
@@ -723,12 +723,16 @@ impl SearchParams {
         // where its bound allows: chess +19.2 Elo [5.7, 32.7], H1 in 1433
         // games, suicide +21.4 [6.8, 36.1], H1 in 1253, threecheck +15.7
         // [3.9, 27.4], H1 in 2975 (continued past its 2000-game cap), at
-        // 10000 nodes (`data/sprt/search/tt_eval_refine.toml`); knightmate
-        // -2.4 [-15.4, 10.5], undecided after 2000, losers +9.6 [0.3, 18.8],
-        // undecided after 4000; off in those and atomic (untested).
+        // 10000 nodes (`data/sprt/search/tt_eval_refine.toml`), losers +9.7
+        // [1.9, 17.5], H1 in 5616 (continued twice past 2000); knightmate
+        // -2.4 [-15.4, 10.5] and atomic -2.1 [-15.2, 11.1], both undecided
+        // after 2000, off.
         let tt_eval_refine = i32::from(matches!(
             kind,
-            VariantKind::Chess | VariantKind::Suicide | VariantKind::ThreeCheck
+            VariantKind::Chess
+                | VariantKind::Suicide
+                | VariantKind::ThreeCheck
+                | VariantKind::Losers
         ));
         // Late-move reduction of the captures that lose their exchange:
         // chess +11.2 Elo [2.3, 20.2], H1 in 3498 games at 10000 nodes
@@ -991,7 +995,10 @@ mod tests {
     fn each_game_has_its_defaults_and_a_file_sets_fields_on_top() {
         for kind in VariantKind::ALL {
             let d = SearchParams::default_for(kind);
-            let expected = i32::from(kind == VariantKind::Atomic);
+            let expected = i32::from(matches!(
+                kind,
+                VariantKind::Atomic | VariantKind::Knightmate
+            ));
             assert_eq!(d.check_extension, expected, "{kind:?}");
             let forced = matches!(kind, VariantKind::Suicide | VariantKind::Losers);
             assert_eq!(d.single_reply_extension, i32::from(forced), "{kind:?}");
@@ -1070,7 +1077,10 @@ mod tests {
             assert_eq!(d.nmp_forced_capture_games, null_move_forced, "{kind:?}");
             let refined = i32::from(matches!(
                 kind,
-                VariantKind::Chess | VariantKind::Suicide | VariantKind::ThreeCheck
+                VariantKind::Chess
+                    | VariantKind::Suicide
+                    | VariantKind::ThreeCheck
+                    | VariantKind::Losers
             ));
             assert_eq!(d.tt_eval_refine, refined, "{kind:?}");
             let bad_captures_reduced = i32::from(kind == VariantKind::Chess);
