@@ -41,8 +41,6 @@ use movegen::{dispatch, with_game, Game, Move, Position, Variant, VariantGame, V
 use search::{EvalParams, MATE_BOUND};
 use std::collections::HashSet;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 /// Settings of a self-play run.
 #[derive(Clone, Debug)]
@@ -315,57 +313,21 @@ pub fn run(
         positions: 0,
     };
     progress(&state);
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<GamePositions>>();
-    let mut failure: Option<Error> = None;
-    std::thread::scope(|s| {
-        for _ in 0..cfg.threads.max(1).min(todo.len().max(1)) {
-            let tx = tx.clone();
-            let (todo, next, stop, params) = (&todo, &next, &stop, &params);
-            s.spawn(move || {
-                let mut players = self_play_players(cfg, params);
-                loop {
-                    if stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&id) = todo.get(i) else { return };
-                    let g = dispatch!(cfg.variant, V => play_game::<V>(cfg, id, &mut players));
-                    if tx.send(g).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for msg in rx {
-            match msg {
-                Ok(g) => {
-                    if failure.is_some() {
-                        continue;
-                    }
-                    if let Err(e) = log.append_raw(&g.block()) {
-                        failure = Some(e.into());
-                        stop.store(true, Ordering::Relaxed);
-                        continue;
-                    }
-                    state.done += 1;
-                    state.played += 1;
-                    state.positions += g.fens.len() as u64;
-                    progress(&state);
-                }
-                Err(e) => {
-                    failure.get_or_insert(e);
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-        }
-    });
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(state),
-    }
+    crate::workers::for_each_parallel(
+        &todo,
+        cfg.threads,
+        || Ok(self_play_players(cfg, &params)),
+        |players, &id| dispatch!(cfg.variant, V => play_game::<V>(cfg, id, players)),
+        |g: GamePositions| {
+            log.append_raw(&g.block())?;
+            state.done += 1;
+            state.played += 1;
+            state.positions += g.fens.len() as u64;
+            progress(&state);
+            Ok(())
+        },
+    )?;
+    Ok(state)
 }
 
 /// Terminations whose result says nothing about the position.

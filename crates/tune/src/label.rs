@@ -31,8 +31,6 @@ use arena::{MoveRequest, Player};
 use movegen::{Color, VariantGame, VariantKind};
 use std::collections::HashSet;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 /// The output format: plain `fen,result` rows (no checksums), readable by
 /// every position reader, under the run's identity.
@@ -144,59 +142,22 @@ pub fn run(
         labelled: 0,
     };
     progress(&state);
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<String>>();
-    let mut failure: Option<Error> = None;
-    std::thread::scope(|s| {
-        for _ in 0..cfg.threads.max(1).min(todo.len().max(1)) {
-            let tx = tx.clone();
-            let (todo, next, stop) = (&todo, &next, &stop);
-            s.spawn(move || {
-                let mut player = match cfg.engine.start_for(cfg.variant) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        let _ = tx.send(Err(e.into()));
-                        return;
-                    }
-                };
-                while !stop.load(Ordering::Relaxed) {
-                    let Some((fen, game)) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        return;
-                    };
-                    let row =
-                        label_one(cfg, player.as_mut(), fen, game).map(|p| format!("{fen},{p:.4}"));
-                    if tx.send(row).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for msg in rx {
-            match msg {
-                Ok(row) if failure.is_none() => {
-                    if let Err(e) = log.append(&row) {
-                        failure = Some(e.into());
-                        stop.store(true, Ordering::Relaxed);
-                        continue;
-                    }
-                    state.done += 1;
-                    state.labelled += 1;
-                    progress(&state);
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    failure.get_or_insert(e);
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-        }
-    });
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(state),
-    }
+    crate::workers::for_each_parallel(
+        &todo,
+        cfg.threads,
+        || Ok(cfg.engine.start_for(cfg.variant)?),
+        |player, (fen, game)| {
+            label_one(cfg, player.as_mut(), fen, game).map(|p| format!("{fen},{p:.4}"))
+        },
+        |row: String| {
+            log.append(&row)?;
+            state.done += 1;
+            state.labelled += 1;
+            progress(&state);
+            Ok(())
+        },
+    )?;
+    Ok(state)
 }
 
 /// One position's label: the engine searches it after a new game; its last

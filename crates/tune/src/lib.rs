@@ -31,6 +31,7 @@ pub mod spsa;
 pub mod spsa_uci;
 pub mod texel;
 pub mod trace;
+mod workers;
 
 /// A one-line error of the tuner (file and line included where there is one).
 #[derive(Debug, thiserror::Error)]

@@ -1,11 +1,12 @@
 //! Position files: CSV with a `fen,result` header and one labelled position
 //! per line, the result being the game's final score from White's view
-//! (`1`, `0.5` or `0`), or any expected score between 0 and 1 (the labels of
-//! [`crate::label`], an engine's judgement of the position). Lines starting with `#` are comments: the data
-//! generator writes its settings as the first lines and a `# game N` line
-//! after the positions of game `N` (see [`crate::datagen`]); readers skip
-//! them (`pandas.read_csv(path, comment="#")` does too). FENs contain no
-//! commas, so no quoting is needed.
+//! (`1`, `0.5` or `0`), or any expected score between 0 and 1 (the labels
+//! of [`crate::label`], an engine's judgement of the position). Lines
+//! starting with `#` are comments: the data generator writes its settings
+//! as the first lines and a `# game N` line after the positions of game `N`
+//! (see [`crate::datagen`]); readers skip them
+//! (`pandas.read_csv(path, comment="#")` does too). FENs contain no commas,
+//! so no quoting is needed.
 
 use crate::{Error, Result};
 use arena::GameResult;
