@@ -119,10 +119,28 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_line(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// `e` and its causes on one line, as `{e:#}` joins them, but leaving out a
+/// cause whose text the line already holds: many errors name their source
+/// in their own message (`FILE: <io error>`) and also report it as their
+/// source, which `{e:#}` would print twice.
+fn error_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if line.is_empty() {
+            line = text;
+        } else if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+    }
+    line
 }
 
 /// The one-line form of a clap usage error: its first line (`error: ...`),
@@ -142,4 +160,27 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
             .downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_line;
+
+    /// An error that names its source in its message and reports it too.
+    #[derive(Debug, thiserror::Error)]
+    #[error("p.csv: {source}")]
+    struct Named {
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn a_cause_already_in_the_line_is_not_repeated() {
+        let io = || std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = anyhow::Error::new(Named { source: io() });
+        assert_eq!(format!("{e:#}"), "p.csv: no such file: no such file");
+        assert_eq!(error_line(&e), "p.csv: no such file");
+        // A context that does not hold its cause still shows it.
+        let e = anyhow::Error::new(io()).context("reading p.csv");
+        assert_eq!(error_line(&e), "reading p.csv: no such file");
+    }
 }
