@@ -62,7 +62,7 @@ mod suicide;
 mod threats;
 mod threecheck;
 
-use movegen::attacks::{king_attacks, pawn_attacks, piece_attacks};
+use movegen::attacks::{king_attacks, knight_attacks, pawn_attacks, piece_attacks};
 use movegen::{Bitboard, Color, Position, Role, Square, Variant, VariantKind};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -826,10 +826,14 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
         let ours = b.color(color);
         let mobility_area = !ours & !attacks[color.other().index()].pawns;
         let attacked = &mut attacks[color.index()];
-        // The squares around the enemy king, for the attack by units (not in
-        // knightmate: its royal piece is a knight, `eval/knightmate.rs`).
+        // The squares around the enemy king, for the attack by units: in
+        // knightmate the royal knight's own flight squares, a knight's move
+        // away (`eval/knightmate.rs`), and only when the table is weighed.
         let their_zone = if V::ROYAL_KNIGHT {
-            Bitboard(0)
+            match pos.king(color.other()) {
+                Some(k) if king_attack_wanted => knight_attacks(k),
+                _ => Bitboard(0),
+            }
         } else {
             zones[color.other().index()]
         };
@@ -898,7 +902,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                 let zone = zones[color.index()];
                 // The attack by units on this king, counted for its attacker.
                 let attack = king_attack_by[color.other().index()];
-                if !V::ROYAL_KNIGHT && king_attack_wanted && attack.is_attack() {
+                if king_attack_wanted && attack.is_attack() {
                     let row = attack.table_index(safe_checks_on(color, k));
                     acc.add(idx::KING_ATTACK + row, -sign);
                 }

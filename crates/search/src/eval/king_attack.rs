@@ -14,10 +14,17 @@
 //! most, minor pieces least) rather than weights, because the term is read
 //! through the table: their scale is the table's.
 //!
-//! The table is 0 in every game's defaults: its first shape in chess (the
-//! square of the units, half in the endgame) scored -12.3 Elo [-27.0, +2.4],
-//! undecided after 1500 games at 5000 nodes
-//! (data/sprt/eval/chess-king-attack.toml); it is there for the tuner.
+//! A hand-set first shape in chess (the square of the units, half in the
+//! endgame) scored -12.3 Elo [-27.0, +2.4], undecided after 1500 games at
+//! 5000 nodes (data/sprt/eval/chess-king-attack.toml); the table's values in
+//! the defaults are the tuner's: the Texel fits that are chess's, atomic's
+//! and threecheck's default weights set it (data/tuning/), and it is 0 in
+//! suicide and losers (no table in their defaults) and in knightmate.
+//!
+//! Knightmate: a royal knight is mated from its flight squares, a knight's
+//! move away, not from the squares next to it, so there the zone is those
+//! squares; the commoner (a king-stepper) adds a minor piece's units and
+//! checks from next to the royal knight (`eval/knightmate.rs`).
 //!
 //! The safe-check count is shared with threecheck's own term
 //! (`eval/threecheck.rs`), which weighs it by the checks still needed.
@@ -26,8 +33,9 @@ use movegen::attacks::piece_attacks;
 use movegen::{Bitboard, Color, Position, Role, Square, Variant};
 
 /// Units a piece adds when its attacks reach the squares around the enemy
-/// king, by role index (pawn and king add none).
-pub(super) const ATTACK_UNITS: [i32; 7] = [0, 2, 2, 3, 5, 0, 0];
+/// king, by role index (pawn and king add none; knightmate's commoner, a
+/// king-stepper that checks from next to the royal knight, as a minor).
+pub(super) const ATTACK_UNITS: [i32; 7] = [0, 2, 2, 3, 5, 0, 2];
 
 /// Units each safe check adds.
 pub(super) const SAFE_CHECK_UNITS: i32 = 2;
@@ -68,8 +76,18 @@ impl KingAttack {
     }
 }
 
+/// The roles whose checks count as safe checks (the commoner exists in
+/// knightmate alone, where it checks the royal knight from next to it).
+const CHECKERS: [Role; 5] = [
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::Commoner,
+];
+
 /// Safe checks against the king of `color` on `k`: the squares from which
-/// an enemy knight, bishop, rook or queen would check it, reached by such a
+/// an enemy knight, bishop, rook, queen or commoner would check it, reached by such a
 /// piece of the enemy and not attacked by `color`: one per square and role.
 /// `reached` holds the squares the enemy's pieces reach, by role index, and
 /// `defended` every square `color` attacks (both gathered by the
@@ -85,7 +103,7 @@ pub(super) fn safe_checks<V: Variant>(
     let b = pos.board();
     let occ = b.occupied();
     let mut safe = 0i32;
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+    for role in CHECKERS {
         if b.pieces(them, role).is_empty() {
             continue;
         }
@@ -107,7 +125,7 @@ pub(super) fn safe_checks_by_squares<V: Variant>(
     let b = pos.board();
     let occ = b.occupied();
     let mut safe = 0i32;
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+    for role in CHECKERS {
         let pieces = b.pieces(them, role);
         if pieces.is_empty() {
             continue;

@@ -64,4 +64,31 @@ mod tests {
         assert_eq!(f[idx::ROYAL_KNIGHT_DANGER], -2);
         assert_eq!(f[idx::ROYAL_KNIGHT_SAFETY], -2);
     }
+
+    #[test]
+    fn the_king_attack_is_counted_on_the_royal_knights_flight_squares() {
+        // White's royal knight on a1 flies to b3 and c2: the black queen on
+        // h3 reaches b3 (5 units), the rook on c8 c2 (3); the commoner on e4
+        // reaches no flight square and adds nothing. One row of the table,
+        // at 8 units plus the safe checks'.
+        let fen = "2r4k/8/8/8/4m3/7q/8/K7 w - - 0 1";
+        let pos = Position::<Knightmate>::from_fen(fen).unwrap();
+        let k = pos.king(movegen::Color::White).unwrap();
+        let safe =
+            super::super::king_attack::safe_checks_by_squares(&pos, movegen::Color::White, k);
+        let row = (8 + super::super::king_attack::SAFE_CHECK_UNITS * safe).min(15) as usize;
+        let f = features(&pos);
+        let table = &f[idx::KING_ATTACK..idx::KING_ATTACK + 16];
+        assert_eq!(table[row], -1, "{table:?}");
+        assert_eq!(table.iter().map(|c| c.abs()).sum::<i32>(), 1, "{table:?}");
+        // A commoner next to a flight square adds its units: on d1 it
+        // reaches c2 (2 more).
+        let fen = "2r4k/8/8/8/8/7q/8/K2m4 w - - 0 1";
+        let pos = Position::<Knightmate>::from_fen(fen).unwrap();
+        let safe =
+            super::super::king_attack::safe_checks_by_squares(&pos, movegen::Color::White, k);
+        let row = (10 + super::super::king_attack::SAFE_CHECK_UNITS * safe).min(15) as usize;
+        let f = features(&pos);
+        assert_eq!(f[idx::KING_ATTACK + row], -1);
+    }
 }
