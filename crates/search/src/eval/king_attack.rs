@@ -5,7 +5,9 @@
 //! queen whose attacks reach the squares around the king adds its units
 //! ([`ATTACK_UNITS`]), and each safe check (a square from which an enemy
 //! piece could check next move, reached by such a piece and not defended)
-//! adds [`SAFE_CHECK_UNITS`]. The term is then one weight per unit count,
+//! adds [`SAFE_CHECK_UNITS`] (in threecheck, once the attacker has one check
+//! left, every check square it reaches counts: the check wins before any
+//! recapture). The term is then one weight per unit count,
 //! `king_attack` 0..=15 (the count capped at 15), taken only when at least
 //! two pieces attack: a table, so the curve stays linear in its weights and
 //! the tuner can shape it, as the old Stockfish SafetyTable was.
@@ -113,6 +115,14 @@ pub(super) fn safe_checks<V: Variant>(
     safe
 }
 
+/// `true` where any check by `checker` wins the game (threecheck, one check
+/// left to give): a check square its opponent defends is then as safe as
+/// any, since the check ends the game before the recapture.
+#[inline(always)]
+pub(super) fn last_check_wins<V: Variant>(pos: &Position<V>, checker: Color) -> bool {
+    V::CHECK_COUNTING && pos.checks_remaining(checker) <= 1
+}
+
 /// [`safe_checks`] square by square, from the position alone: the slow
 /// reference its tests compare with.
 #[cfg(test)]
@@ -136,7 +146,7 @@ pub(super) fn safe_checks_by_squares<V: Variant>(
             reached |= piece_attacks::<V>(role, from, occ);
         }
         safe += (checking & reached)
-            .filter(|&sq| pos.attackers_to(sq, color, occ).is_empty())
+            .filter(|&sq| last_check_wins(pos, them) || pos.attackers_to(sq, color, occ).is_empty())
             .count() as i32;
     }
     safe

@@ -8,7 +8,8 @@
 //!   top of the common `king_danger`, so the last check's threats can weigh
 //!   far more than the first's;
 //! - safe checks: the squares from which an enemy piece can check the king
-//!   next move and that the king's side does not attack, again one weight
+//!   next move and that the king's side does not attack (any such square
+//!   once the checker needs one check: that check wins), again one weight
 //!   per number of checks the checker still needs.
 //!
 //! Both are in the defaults since their SPRT passed (+24.6 Elo [12.7,
@@ -63,6 +64,9 @@ mod tests {
         // A rook on d8 guards d6: one safe check left.
         let pos = Position::<ThreeCheck>::from_fen("3rk3/8/8/8/4N3/8/8/4K3 w - - 2+3 0 1").unwrap();
         assert_eq!(features(&pos)[idx::SAFE_CHECKS + 2], 1);
+        // With one check left the guarded d6 counts too: that check wins.
+        let pos = Position::<ThreeCheck>::from_fen("3rk3/8/8/8/4N3/8/8/4K3 w - - 1+3 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::SAFE_CHECKS + 1], 2);
     }
 
     #[test]
