@@ -633,9 +633,15 @@ impl SearchParams {
         // off (both are 0 below for suicide and losers; the others now take
         // them to depth 8 with the selectivity set).
         // Continuation history: threecheck +47.7 Elo [31, 65], H1 in 1356
-        // games; chess +6.0 [-8, 20], suicide +6.5 [-3, 16], both
-        // undecided after 1500 games, off; the others untested, off.
-        let continuation_history = i32::from(kind == VariantKind::ThreeCheck);
+        // games (5000 nodes); knightmate +22.6 [7.5, 37.8], H1 in 1278,
+        // atomic +14.2 [3.3, 25.1], H1 in 2696 (10000 nodes); chess +6.0
+        // [-8, 20] undecided after 1500 (5000 nodes), suicide +3.6 [-6.6,
+        // 13.9] undecided after 2000, losers -26.3 [-46.3, -6.5], H0 in 715
+        // (10000 nodes), off.
+        let continuation_history = i32::from(matches!(
+            kind,
+            VariantKind::ThreeCheck | VariantKind::Knightmate | VariantKind::Atomic
+        ));
         // History gravity (Stockfish's update with a malus; on in
         // `SearchParams::default`): chess +28.8 Elo [16, 42], H1 in 2091
         // games, suicide +12.9 [5, 21], H1 in 3106, atomic +17.9 [8, 28],
@@ -1035,7 +1041,10 @@ mod tests {
                 (rfp, history_prune, iir, nmp_div, nmp_eval),
                 "{kind:?}"
             );
-            let continuation = i32::from(kind == VariantKind::ThreeCheck);
+            let continuation = i32::from(matches!(
+                kind,
+                VariantKind::ThreeCheck | VariantKind::Knightmate | VariantKind::Atomic
+            ));
             assert_eq!(d.continuation_history, continuation, "{kind:?}");
             let gravity = i32::from(matches!(
                 kind,
