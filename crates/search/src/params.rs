@@ -448,7 +448,7 @@ search_params! {
     /// this move (Stockfish's `continuationHistory`), raised and lowered as
     /// the history is, and orders quiet moves by the history plus both
     /// entries; 0 orders them by the history alone.
-    continuation_history: i32 = 0, 0..=1;
+    continuation_history: i32 = 1, 0..=1;
     /// History gravity: 1 updates the history and the continuation entries
     /// Stockfish's way, `h += bonus - h * |bonus| / history_max`, with
     /// `+bonus` for a quiet move that cut off and `-bonus` for every quiet
@@ -634,13 +634,15 @@ impl SearchParams {
         // them to depth 8 with the selectivity set).
         // Continuation history: threecheck +47.7 Elo [31, 65], H1 in 1356
         // games (5000 nodes); knightmate +22.6 [7.5, 37.8], H1 in 1278,
-        // atomic +14.2 [3.3, 25.1], H1 in 2696 (10000 nodes); chess +6.0
-        // [-8, 20] undecided after 1500 (5000 nodes), suicide +3.6 [-6.6,
-        // 13.9] undecided after 2000, losers -26.3 [-46.3, -6.5], H0 in 715
-        // (10000 nodes), off.
+        // atomic +14.2 [3.3, 25.1], H1 in 2696, chess +13.3 [2.9, 23.8], H1
+        // in 2996 (10000 nodes); suicide +3.6 [-6.6, 13.9] undecided after
+        // 2000, losers -26.3 [-46.3, -6.5], H0 in 715 (10000 nodes), off.
         let continuation_history = i32::from(matches!(
             kind,
-            VariantKind::ThreeCheck | VariantKind::Knightmate | VariantKind::Atomic
+            VariantKind::Chess
+                | VariantKind::ThreeCheck
+                | VariantKind::Knightmate
+                | VariantKind::Atomic
         ));
         // History gravity (Stockfish's update with a malus; on in
         // `SearchParams::default`): chess +28.8 Elo [16, 42], H1 in 2091
@@ -1043,7 +1045,10 @@ mod tests {
             );
             let continuation = i32::from(matches!(
                 kind,
-                VariantKind::ThreeCheck | VariantKind::Knightmate | VariantKind::Atomic
+                VariantKind::Chess
+                    | VariantKind::ThreeCheck
+                    | VariantKind::Knightmate
+                    | VariantKind::Atomic
             ));
             assert_eq!(d.continuation_history, continuation, "{kind:?}");
             let gravity = i32::from(matches!(
@@ -1110,7 +1115,7 @@ mod tests {
                     iir_min_depth: 4,
                     nmp_depth_divisor: 3,
                     nmp_eval_divisor: 200,
-                    continuation_history: 0,
+                    continuation_history: 1,
                     history_gravity: 1,
                     see_prune_max_depth: 6,
                     lmr_cut_node: 2,
