@@ -890,13 +890,8 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     let mut safe_checks = [None::<i32>; 2];
     let mut safe_checks_on = |color: Color, k: Square| {
         *safe_checks[color.index()].get_or_insert_with(|| {
-            let them = color.other();
-            let defended = if king_attack::last_check_wins(pos, them) {
-                Bitboard(0)
-            } else {
-                attacks[color.index()].all
-            };
-            king_attack::safe_checks(pos, color, k, &reached[them.index()], defended)
+            let them = color.other().index();
+            king_attack::safe_checks(pos, color, k, &reached[them], attacks[color.index()].all)
         })
     };
     // Each king's own terms, once both sides' attacks (the danger) are in.

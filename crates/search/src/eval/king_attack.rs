@@ -89,8 +89,9 @@ const CHECKERS: [Role; 5] = [
 ];
 
 /// Safe checks against the king of `color` on `k`: the squares from which
-/// an enemy knight, bishop, rook, queen or commoner would check it, reached by such a
-/// piece of the enemy and not attacked by `color`: one per square and role.
+/// an enemy knight, bishop, rook, queen or commoner would check it, reached
+/// by such a piece of the enemy and not attacked by `color` (attacked or
+/// not where [`last_check_wins`]): one per square and role.
 /// `reached` holds the squares the enemy's pieces reach, by role index, and
 /// `defended` every square `color` attacks (both gathered by the
 /// evaluation's walk over the pieces, with the same occupancy).
@@ -102,6 +103,11 @@ pub(super) fn safe_checks<V: Variant>(
     defended: Bitboard,
 ) -> i32 {
     let them = color.other();
+    let defended = if last_check_wins(pos, them) {
+        Bitboard(0)
+    } else {
+        defended
+    };
     let b = pos.board();
     let occ = b.occupied();
     let mut safe = 0i32;
@@ -119,7 +125,7 @@ pub(super) fn safe_checks<V: Variant>(
 /// left to give): a check square its opponent defends is then as safe as
 /// any, since the check ends the game before the recapture.
 #[inline(always)]
-pub(super) fn last_check_wins<V: Variant>(pos: &Position<V>, checker: Color) -> bool {
+fn last_check_wins<V: Variant>(pos: &Position<V>, checker: Color) -> bool {
     V::CHECK_COUNTING && pos.checks_remaining(checker) <= 1
 }
 
@@ -134,6 +140,7 @@ pub(super) fn safe_checks_by_squares<V: Variant>(
     let them = color.other();
     let b = pos.board();
     let occ = b.occupied();
+    let any_check_wins = last_check_wins(pos, them);
     let mut safe = 0i32;
     for role in CHECKERS {
         let pieces = b.pieces(them, role);
@@ -146,7 +153,7 @@ pub(super) fn safe_checks_by_squares<V: Variant>(
             reached |= piece_attacks::<V>(role, from, occ);
         }
         safe += (checking & reached)
-            .filter(|&sq| last_check_wins(pos, them) || pos.attackers_to(sq, color, occ).is_empty())
+            .filter(|&sq| any_check_wins || pos.attackers_to(sq, color, occ).is_empty())
             .count() as i32;
     }
     safe

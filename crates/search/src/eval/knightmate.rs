@@ -50,6 +50,7 @@ pub(super) fn royal_knight_terms<V: Variant, A: Accumulator>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::king_attack::{safe_checks_by_squares, SAFE_CHECK_UNITS};
     use super::super::{features, idx};
     use movegen::variants::Knightmate;
     use movegen::Position;
@@ -74,9 +75,8 @@ mod tests {
         let fen = "2r4k/8/8/8/4m3/7q/8/K7 w - - 0 1";
         let pos = Position::<Knightmate>::from_fen(fen).unwrap();
         let k = pos.king(movegen::Color::White).unwrap();
-        let safe =
-            super::super::king_attack::safe_checks_by_squares(&pos, movegen::Color::White, k);
-        let row = (8 + super::super::king_attack::SAFE_CHECK_UNITS * safe).min(15) as usize;
+        let safe = safe_checks_by_squares(&pos, movegen::Color::White, k);
+        let row = (8 + SAFE_CHECK_UNITS * safe).min(15) as usize;
         let f = features(&pos);
         let table = &f[idx::KING_ATTACK..idx::KING_ATTACK + 16];
         assert_eq!(table[row], -1, "{table:?}");
@@ -85,9 +85,8 @@ mod tests {
         // reaches c2 (2 more).
         let fen = "2r4k/8/8/8/8/7q/8/K2m4 w - - 0 1";
         let pos = Position::<Knightmate>::from_fen(fen).unwrap();
-        let safe =
-            super::super::king_attack::safe_checks_by_squares(&pos, movegen::Color::White, k);
-        let row = (10 + super::super::king_attack::SAFE_CHECK_UNITS * safe).min(15) as usize;
+        let safe = safe_checks_by_squares(&pos, movegen::Color::White, k);
+        let row = (10 + SAFE_CHECK_UNITS * safe).min(15) as usize;
         let f = features(&pos);
         assert_eq!(f[idx::KING_ATTACK + row], -1);
     }
