@@ -151,6 +151,7 @@ layout! {
     LONG_DIAGONAL_BISHOP = "long_diagonal_bishop": 1,
     FORCED_MOBILITY = "forced_mobility": 1,
     OFFER_SQUARES = "offer_squares": 1,
+    FORCED_CAPTURE = "forced_capture": 4,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -797,12 +798,15 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     for color in Color::ALL {
         let their_zone = zones[color.other().index()];
         let mut set = Bitboard(0);
+        let mut twice = Bitboard(0);
         for sq in b.pieces(color, Role::Pawn) {
             let a = pawn_attacks(color, sq);
             danger[color.other().index()] += (a & their_zone).count() as i32;
+            twice |= set & a;
             set |= a;
         }
         attacks[color.index()].pawns = set;
+        attacks[color.index()].twice = twice;
     }
     let king_attack_wanted = acc.wants(idx::KING_ATTACK, 16);
     // Each side's attack by units on the enemy king, and the squares its
@@ -869,6 +873,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                     if forced_wanted {
                         forced[color.index()].add_piece(moves);
                     }
+                    attacked.twice |= attacked.all & moves;
                     attacked.all |= moves;
                     reached[role.index()] |= moves;
                     king_attack.add_piece(role, moves, their_zone);
@@ -877,6 +882,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                 }
             }
         }
+        attacked.twice |= attacked.all & attacked.pawns;
         attacked.all |= attacked.pawns;
         pawns::terms(pos, color, sign, attacks[color.other().index()].pawns, acc);
         placement::terms(pos, color, sign, attacks[color.index()].pawns, acc);
@@ -986,6 +992,10 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
         if diff != 0 {
             acc.add(idx::OFFER_SQUARES, diff);
         }
+    }
+    // A side that can capture must (suicide, losers).
+    if V::MUST_CAPTURE && acc.wants(idx::FORCED_CAPTURE, 4) {
+        suicide::forced_capture(pos, &attacks, acc);
     }
     acc.add(idx::TEMPO, if pos.turn().is_white() { 1 } else { -1 });
 }

@@ -25,6 +25,11 @@
 //!   (Fairy-Stockfish's must-capture threat bonus), counted from the same
 //!   attack sets.
 //!
+//! - forced capture: a side that attacks an enemy piece must take one on
+//!   its turn, by the number of its targets (0 to 3 and more) the opponent
+//!   can recapture on (Fairy-Stockfish's must-capture penalty), from the
+//!   same attack sets and the squares each side attacks twice.
+//!
 //! Suicide's defaults are 50 per piece and 40 per legal move: 100 and 10
 //! were +98 Elo over the evaluation without them, then 20 per move +46 over
 //! 10, 40 +110 over 20, 50 per piece +15 over 100, each H1 (80 per move
@@ -37,6 +42,7 @@
 //! values at a quarter (half +32 Elo over whole, quarter +17 over half),
 //! data/sprt/log.csv.
 
+use super::threats::Attacks;
 use super::{idx, Accumulator};
 use movegen::attacks::pawn_attacks;
 use movegen::{Bitboard, Color, Position, Role, Variant};
@@ -165,6 +171,37 @@ pub(super) fn offer_squares<V: Variant>(
         }
     }
     (to & empty & their_attacks).count() as i32
+}
+
+/// The forced capture: each side that attacks an enemy piece must capture
+/// when its turn comes, and a capture not answered by a recapture only adds
+/// to its pieces, so the term is counted for that side once, in the row of
+/// the number of its targets (up to 3) that the opponent defends and it
+/// does not attack twice: the captures the opponent can answer in kind
+/// (Fairy-Stockfish's must-capture penalty, 2000 / (1 + that number)).
+/// In losers the enemy king is no target (an attack on it is a check).
+pub(super) fn forced_capture<V: Variant, A: Accumulator>(
+    pos: &Position<V>,
+    attacks: &[Attacks; 2],
+    acc: &mut A,
+) {
+    let b = pos.board();
+    for color in Color::ALL {
+        let sign = if color.is_white() { 1 } else { -1 };
+        let ours = &attacks[color.index()];
+        let mut targets = ours.all & b.color(color.other());
+        if V::ROYAL {
+            targets &= !b.pieces(color.other(), Role::King);
+        }
+        if targets.is_empty() {
+            continue;
+        }
+        let answered = targets & attacks[color.other().index()].all & !ours.twice;
+        acc.add(
+            idx::FORCED_CAPTURE + (answered.count() as usize).min(3),
+            sign,
+        );
+    }
 }
 
 /// The squares `color`'s `pawns` can push to over `empty` squares: one step,
@@ -303,6 +340,59 @@ mod tests {
         let pos = Position::<Losers>::from_fen("k7/3p4/8/8/8/8/7r/1N2K3 w - - 0 1").unwrap();
         let f = features(&pos);
         assert_eq!(f[idx::OFFER_SQUARES], 1 - 3);
+    }
+
+    #[test]
+    fn forced_capture_rows_count_the_targets_the_opponent_can_retake() {
+        // Square by square: the enemy pieces a side attacks, and of those
+        // the ones their side defends and it attacks only once.
+        let rows = |p: &Position<Suicide>| {
+            let b = p.board();
+            let occ = b.occupied();
+            let mut rows = [0i32; 4];
+            for color in Color::ALL {
+                let them = color.other();
+                let targets: Vec<_> = b
+                    .color(them)
+                    .filter(|&sq| p.attackers_to(sq, color, occ).any())
+                    .collect();
+                if targets.is_empty() {
+                    continue;
+                }
+                let answered = targets
+                    .into_iter()
+                    .filter(|&sq| {
+                        p.attackers_to(sq, them, occ).any()
+                            && p.attackers_to(sq, color, occ).count() < 2
+                    })
+                    .count();
+                rows[answered.min(3) as usize] += if color.is_white() { 1 } else { -1 };
+            }
+            rows
+        };
+        let (mut checked, mut answered) = (0, 0);
+        for pos in playout_positions(3) {
+            let f = features(&pos);
+            let expected = rows(&pos);
+            assert_eq!(
+                f[idx::FORCED_CAPTURE..idx::FORCED_CAPTURE + 4],
+                expected,
+                "{}",
+                pos.fen()
+            );
+            checked += 1;
+            answered += i32::from(expected[1..].iter().any(|&r| r != 0));
+        }
+        assert!(answered > checked / 10, "only {answered} of {checked}");
+        // Losers (White king e3): White's rook on a1 attacks only the king on a8 (a check,
+        // no target): no row. Black's rook on h1 attacks the knight on b1,
+        // which White's rook would retake: Black's row 1.
+        let pos = Position::<Losers>::from_fen("k7/8/8/8/8/4K3/8/RN5r b - - 0 1").unwrap();
+        let f = features(&pos);
+        assert_eq!(
+            f[idx::FORCED_CAPTURE..idx::FORCED_CAPTURE + 4],
+            [0, -1, 0, 0]
+        );
     }
 
     #[test]

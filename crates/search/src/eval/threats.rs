@@ -31,6 +31,9 @@ pub(super) struct Attacks {
     pub rooks: Bitboard,
     /// Squares any of its pieces attacks.
     pub all: Bitboard,
+    /// Squares two or more of its pieces attack (Stockfish's
+    /// `attackedBy2`): where a capture can be answered by a recapture.
+    pub twice: Bitboard,
 }
 
 /// Adds the threat terms of both sides to `acc` (White's view); `attacks`
