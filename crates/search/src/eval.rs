@@ -127,6 +127,7 @@ layout! {
     TEMPO = "tempo": 1,
     KING_DANGER_CHECKS_LEFT = "king_danger_checks_left": 4,
     SAFE_CHECKS = "safe_checks": 4,
+    GUARDED_CHECKS = "guarded_checks": 4,
     PIECE_COUNT = "piece_count": 1,
     LEGAL_MOBILITY = "legal_mobility": 1,
     ROYAL_KNIGHT_DANGER = "royal_knight_danger": 1,
@@ -891,13 +892,13 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
             acc.add(idx::BISHOP_PAIR, sign);
         }
     }
-    // The safe checks against each king (by its colour), counted at most
-    // once: the king attack and threecheck's own term both read them.
-    let mut safe_checks = [None::<i32>; 2];
-    let mut safe_checks_on = |color: Color, k: Square| {
-        *safe_checks[color.index()].get_or_insert_with(|| {
+    // The check squares against each king (by its colour), counted at most
+    // once: the king attack and threecheck's own terms both read them.
+    let mut check_squares = [None::<king_attack::CheckSquares>; 2];
+    let mut check_squares_on = |color: Color, k: Square| {
+        *check_squares[color.index()].get_or_insert_with(|| {
             let them = color.other().index();
-            king_attack::safe_checks(pos, color, k, &reached[them], attacks[color.index()].all)
+            king_attack::check_squares(pos, color, k, &reached[them], attacks[color.index()].all)
         })
     };
     // Each king's own terms, once both sides' attacks (the danger) are in.
@@ -909,7 +910,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                 // The attack by units on this king, counted for its attacker.
                 let attack = king_attack_by[color.other().index()];
                 if king_attack_wanted && attack.is_attack() {
-                    let row = attack.table_index(safe_checks_on(color, k));
+                    let row = attack.table_index(check_squares_on(color, k).safe);
                     acc.add(idx::KING_ATTACK + row, -sign);
                 }
                 if !V::ROYAL_KNIGHT {
@@ -946,8 +947,8 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                     knightmate::royal_knight_terms(pos, color, k, sign, acc);
                 }
                 if V::CHECK_COUNTING {
-                    let safe = safe_checks_on(color, k);
-                    threecheck::king_terms(pos, color, sign, danger, safe, acc);
+                    let checks = check_squares_on(color, k);
+                    threecheck::king_terms(pos, color, sign, danger, checks, acc);
                 }
             }
         }
@@ -1128,22 +1129,31 @@ mod tests {
     }
 
     #[test]
-    fn safe_checks_match_the_square_by_square_count() {
-        // Threecheck counts every king's safe checks: the sum of its group is
-        // Black's king's minus White's (each counted against its owner).
-        let mut seen = 0;
+    fn check_squares_match_the_square_by_square_count() {
+        // Threecheck counts every king's safe and guarded checks: the sum of
+        // each group is Black's king's minus White's (each counted against
+        // its owner).
+        let (mut safe, mut guarded) = (0, 0);
         for_playout_positions::<movegen::variants::ThreeCheck>(|pos| {
             let slow = |c: Color| {
-                pos.king(c)
-                    .map_or(0, |k| king_attack::safe_checks_by_squares(pos, c, k))
+                pos.king(c).map_or(Default::default(), |k| {
+                    king_attack::check_squares_by_squares(pos, c, k)
+                })
             };
-            let expected = slow(Color::Black) - slow(Color::White);
-            seen += slow(Color::Black) + slow(Color::White);
+            let (w, b) = (slow(Color::White), slow(Color::Black));
             let f = features(pos);
-            let got: i32 = f[idx::SAFE_CHECKS..idx::SAFE_CHECKS + 4].iter().sum();
-            assert_eq!(got, expected, "{}", pos.fen());
+            let sum = |first: usize| f[first..first + 4].iter().sum::<i32>();
+            assert_eq!(sum(idx::SAFE_CHECKS), b.safe - w.safe, "{}", pos.fen());
+            assert_eq!(
+                sum(idx::GUARDED_CHECKS),
+                b.guarded - w.guarded,
+                "{}",
+                pos.fen()
+            );
+            safe += b.safe + w.safe;
+            guarded += b.guarded + w.guarded;
         });
-        assert!(seen > 0, "no position had a safe check");
+        assert!(safe > 0 && guarded > 0, "safe {safe}, guarded {guarded}");
     }
 
     #[test]

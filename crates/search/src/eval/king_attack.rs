@@ -88,20 +88,31 @@ const CHECKERS: [Role; 5] = [
     Role::Commoner,
 ];
 
-/// Safe checks against the king of `color` on `k`: the squares from which
-/// an enemy knight, bishop, rook, queen or commoner would check it, reached
-/// by such a piece of the enemy and not attacked by `color` (attacked or
-/// not where [`last_check_wins`]): one per square and role.
+/// The check squares against one king: where an enemy piece can move and
+/// give check next move, split by whether the king's side attacks them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct CheckSquares {
+    /// Not attacked by the king's side (or any, where [`last_check_wins`]).
+    pub safe: i32,
+    /// Attacked by the king's side: a check that can be answered by a
+    /// capture (in threecheck still a check given).
+    pub guarded: i32,
+}
+
+/// The check squares against the king of `color` on `k`: the squares from
+/// which an enemy knight, bishop, rook, queen or commoner would check it,
+/// reached by such a piece of the enemy, safe where `color` does not attack
+/// them (all safe where [`last_check_wins`]): one per square and role.
 /// `reached` holds the squares the enemy's pieces reach, by role index, and
 /// `defended` every square `color` attacks (both gathered by the
 /// evaluation's walk over the pieces, with the same occupancy).
-pub(super) fn safe_checks<V: Variant>(
+pub(super) fn check_squares<V: Variant>(
     pos: &Position<V>,
     color: Color,
     k: Square,
     reached: &[Bitboard; 7],
     defended: Bitboard,
-) -> i32 {
+) -> CheckSquares {
     let them = color.other();
     let defended = if last_check_wins(pos, them) {
         Bitboard(0)
@@ -110,15 +121,16 @@ pub(super) fn safe_checks<V: Variant>(
     };
     let b = pos.board();
     let occ = b.occupied();
-    let mut safe = 0i32;
+    let mut squares = CheckSquares::default();
     for role in CHECKERS {
         if b.pieces(them, role).is_empty() {
             continue;
         }
-        let checking = piece_attacks::<V>(role, k, occ) & !b.color(them);
-        safe += (checking & reached[role.index()] & !defended).count() as i32;
+        let checking = piece_attacks::<V>(role, k, occ) & !b.color(them) & reached[role.index()];
+        squares.safe += (checking & !defended).count() as i32;
+        squares.guarded += (checking & defended).count() as i32;
     }
-    safe
+    squares
 }
 
 /// `true` where any check by `checker` wins the game (threecheck, one check
@@ -129,19 +141,19 @@ fn last_check_wins<V: Variant>(pos: &Position<V>, checker: Color) -> bool {
     V::CHECK_COUNTING && pos.checks_remaining(checker) <= 1
 }
 
-/// [`safe_checks`] square by square, from the position alone: the slow
+/// [`check_squares`] square by square, from the position alone: the slow
 /// reference its tests compare with.
 #[cfg(test)]
-pub(super) fn safe_checks_by_squares<V: Variant>(
+pub(super) fn check_squares_by_squares<V: Variant>(
     pos: &Position<V>,
     color: Color,
     k: Square,
-) -> i32 {
+) -> CheckSquares {
     let them = color.other();
     let b = pos.board();
     let occ = b.occupied();
     let any_check_wins = last_check_wins(pos, them);
-    let mut safe = 0i32;
+    let mut squares = CheckSquares::default();
     for role in CHECKERS {
         let pieces = b.pieces(them, role);
         if pieces.is_empty() {
@@ -152,11 +164,25 @@ pub(super) fn safe_checks_by_squares<V: Variant>(
         for from in pieces {
             reached |= piece_attacks::<V>(role, from, occ);
         }
-        safe += (checking & reached)
-            .filter(|&sq| any_check_wins || pos.attackers_to(sq, color, occ).is_empty())
-            .count() as i32;
+        for sq in checking & reached {
+            if any_check_wins || pos.attackers_to(sq, color, occ).is_empty() {
+                squares.safe += 1;
+            } else {
+                squares.guarded += 1;
+            }
+        }
     }
-    safe
+    squares
+}
+
+/// The safe checks alone, square by square (for the tests of the table).
+#[cfg(test)]
+pub(super) fn safe_checks_by_squares<V: Variant>(
+    pos: &Position<V>,
+    color: Color,
+    k: Square,
+) -> i32 {
+    check_squares_by_squares(pos, color, k).safe
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Threecheck: the game is won by the third check, so a check given is worth
 //! more than most material and the danger to a king grows with every check
-//! its owner has already taken. Two terms beside the common ones:
+//! its owner has already taken. Three terms beside the common ones:
 //!
 //! - king danger by the checks the opponent still needs: the common king
 //!   danger count (attacks on the squares around a king) once more, with one
@@ -10,7 +10,11 @@
 //! - safe checks: the squares from which an enemy piece can check the king
 //!   next move and that the king's side does not attack (any such square
 //!   once the checker needs one check: that check wins), again one weight
-//!   per number of checks the checker still needs.
+//!   per number of checks the checker still needs;
+//! - guarded checks: the other check squares, those the king's side
+//!   attacks, by the same numbers (a check there can be answered by a
+//!   capture but is still a check given; Fairy-Stockfish's "unsafe checks",
+//!   weighed double in threecheck's king danger).
 //!
 //! Both are in the defaults since their SPRT passed (+24.6 Elo [12.7,
 //! 36.5], H1 in 2821 games at 5000 nodes; data/sprt/log.csv); counting
@@ -22,19 +26,20 @@
 //! group; its scale (steeply rising with checks given) is a weight, set in
 //! [`super::EvalParams::default_for`].
 
+use super::king_attack::CheckSquares;
 use super::{idx, Accumulator};
 use movegen::{Color, Position, Variant};
 
 /// Adds the threecheck terms of the king of `color` to `acc` (White's view:
 /// `sign` is +1 for White, -1 for Black); `danger` is the common king danger
-/// count of that king and `safe` its safe checks
-/// ([`super::king_attack::safe_checks`]).
+/// count of that king and `checks` its check squares
+/// ([`super::king_attack::check_squares`]).
 pub(super) fn king_terms<V: Variant, A: Accumulator>(
     pos: &Position<V>,
     color: Color,
     sign: i32,
     danger: i32,
-    safe: i32,
+    checks: CheckSquares,
     acc: &mut A,
 ) {
     let them = color.other();
@@ -43,8 +48,11 @@ pub(super) fn king_terms<V: Variant, A: Accumulator>(
     if danger != 0 {
         acc.add(idx::KING_DANGER_CHECKS_LEFT + needed, -sign * danger);
     }
-    if safe != 0 {
-        acc.add(idx::SAFE_CHECKS + needed, -sign * safe);
+    if checks.safe != 0 {
+        acc.add(idx::SAFE_CHECKS + needed, -sign * checks.safe);
+    }
+    if checks.guarded != 0 {
+        acc.add(idx::GUARDED_CHECKS + needed, -sign * checks.guarded);
     }
 }
 
