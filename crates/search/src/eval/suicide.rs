@@ -366,7 +366,7 @@ mod tests {
                             && p.attackers_to(sq, color, occ).count() < 2
                     })
                     .count();
-                rows[answered.min(3) as usize] += if color.is_white() { 1 } else { -1 };
+                rows[answered.min(3)] += if color.is_white() { 1 } else { -1 };
             }
             rows
         };
