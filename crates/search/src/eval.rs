@@ -358,6 +358,11 @@ impl EvalParams {
             // +15.0 [3.6, 26.4], H1 in 2067 games (suicide-piece-count-50.toml).
             w[idx::PIECE_COUNT] = 50;
             w[idx::LEGAL_MOBILITY] = 40;
+            // The forced capture at Fairy-Stockfish's scale, 1000 / (1 + n):
+            // +17.9 [5.0, 30.9], H1 in 1786 games at 10000 nodes
+            // (suicide-forced-capture.toml; half that scale H0 at -6.4).
+            w[idx::FORCED_CAPTURE..idx::FORCED_CAPTURE + 4]
+                .copy_from_slice(&[-1000, -500, -333, -250]);
         }
         if kind == VariantKind::Losers {
             // Both sides' moves under the forced-capture rule, counted from
@@ -1425,6 +1430,7 @@ mod tests {
         for (kind, name) in [
             (VariantKind::Suicide, "suicide-piece-count-50"),
             (VariantKind::Suicide, "suicide-legal-mobility-40"),
+            (VariantKind::Suicide, "suicide-forced-capture"),
             (VariantKind::Losers, "losers-material-quarter"),
             (VariantKind::Losers, "losers-forced-mobility-160"),
         ] {
@@ -1434,6 +1440,7 @@ mod tests {
         let suicide = EvalParams::default_for(VariantKind::Suicide);
         assert_eq!(suicide.weights[idx::PIECE_COUNT], 50);
         assert_eq!(suicide.weights[idx::LEGAL_MOBILITY], 40);
+        assert_eq!(suicide.weights[idx::FORCED_CAPTURE], -1000);
     }
 
     #[test]
