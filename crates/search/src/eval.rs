@@ -813,7 +813,9 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
         for sq in b.pieces(color, Role::Pawn) {
             let a = pawn_attacks(color, sq);
             danger[color.other().index()] += (a & their_zone).count() as i32;
-            twice |= set & a;
+            if V::MUST_CAPTURE {
+                twice |= set & a;
+            }
             set |= a;
         }
         attacks[color.index()].pawns = set;
@@ -884,7 +886,9 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                     if forced_wanted {
                         forced[color.index()].add_piece(moves);
                     }
-                    attacked.twice |= attacked.all & moves;
+                    if V::MUST_CAPTURE {
+                        attacked.twice |= attacked.all & moves;
+                    }
                     attacked.all |= moves;
                     reached[role.index()] |= moves;
                     king_attack.add_piece(role, moves, their_zone);
@@ -893,7 +897,9 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                 }
             }
         }
-        attacked.twice |= attacked.all & attacked.pawns;
+        if V::MUST_CAPTURE {
+            attacked.twice |= attacked.all & attacked.pawns;
+        }
         attacked.all |= attacked.pawns;
         pawns::terms(pos, color, sign, attacks[color.other().index()].pawns, acc);
         placement::terms(pos, color, sign, attacks[color.index()].pawns, acc);

@@ -117,10 +117,7 @@ impl ForcedMoves {
     pub(super) fn new<V: Variant>(pos: &Position<V>, color: Color) -> Self {
         let b = pos.board();
         let empty = !b.occupied();
-        let mut targets = b.color(color.other());
-        if V::ROYAL {
-            targets &= !b.pieces(color.other(), Role::King);
-        }
+        let targets = capture_targets(pos, color);
         let pawns = b.pieces(color, Role::Pawn);
         let mut captures = 0;
         for sq in pawns {
@@ -188,14 +185,10 @@ pub(super) fn forced_capture<V: Variant, A: Accumulator>(
     attacks: &[Attacks; 2],
     acc: &mut A,
 ) {
-    let b = pos.board();
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
         let ours = &attacks[color.index()];
-        let mut targets = ours.all & b.color(color.other());
-        if V::ROYAL {
-            targets &= !b.pieces(color.other(), Role::King);
-        }
+        let targets = ours.all & capture_targets(pos, color);
         if targets.is_empty() {
             continue;
         }
@@ -205,6 +198,17 @@ pub(super) fn forced_capture<V: Variant, A: Accumulator>(
             sign,
         );
     }
+}
+
+/// The pieces `color` may capture: every enemy piece, but the king where it
+/// is royal (losers: an attack on it is a check).
+fn capture_targets<V: Variant>(pos: &Position<V>, color: Color) -> Bitboard {
+    let b = pos.board();
+    let mut targets = b.color(color.other());
+    if V::ROYAL {
+        targets &= !b.pieces(color.other(), Role::King);
+    }
+    targets
 }
 
 /// The squares `color`'s `pawns` can push to over `empty` squares: one step,
@@ -387,9 +391,9 @@ mod tests {
             answered += i32::from(expected[1..].iter().any(|&r| r != 0));
         }
         assert!(answered > checked / 10, "only {answered} of {checked}");
-        // Losers (White king e3): White's rook on a1 attacks only the king on a8 (a check,
-        // no target): no row. Black's rook on h1 attacks the knight on b1,
-        // which White's rook would retake: Black's row 1.
+        // Losers (White king e3): White's rook on a1 attacks only the king
+        // on a8 (a check, no target): no row. Black's rook on h1 attacks the
+        // knight on b1, which White's rook would retake: Black's row 1.
         let pos = Position::<Losers>::from_fen("k7/8/8/8/8/4K3/8/RN5r b - - 0 1").unwrap();
         let f = features(&pos);
         assert_eq!(

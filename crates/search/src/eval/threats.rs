@@ -33,6 +33,8 @@ pub(super) struct Attacks {
     pub all: Bitboard,
     /// Squares two or more of its pieces attack (Stockfish's
     /// `attackedBy2`): where a capture can be answered by a recapture.
+    /// Gathered only where captures are forced, the one game family whose
+    /// terms read it (empty elsewhere).
     pub twice: Bitboard,
 }
 
