@@ -153,6 +153,7 @@ layout! {
     FORCED_MOBILITY = "forced_mobility": 1,
     OFFER_SQUARES = "offer_squares": 1,
     FORCED_CAPTURE = "forced_capture": 4,
+    WEAK_RING = "weak_ring": 4,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -804,6 +805,10 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
         }
     });
     let mut danger = [0i32; 2];
+    // The squares two pieces of a side attack are gathered only for their
+    // readers: the forced capture (suicide, losers) and threecheck's weak
+    // ring squares.
+    let twice_wanted = V::MUST_CAPTURE || (V::CHECK_COUNTING && acc.wants(idx::WEAK_RING, 4));
     // The squares each side's pawns attack: the threats' and the mobility
     // area's (a square an enemy pawn attacks is no square to go to).
     for color in Color::ALL {
@@ -813,7 +818,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
         for sq in b.pieces(color, Role::Pawn) {
             let a = pawn_attacks(color, sq);
             danger[color.other().index()] += (a & their_zone).count() as i32;
-            if V::MUST_CAPTURE {
+            if twice_wanted {
                 twice |= set & a;
             }
             set |= a;
@@ -886,7 +891,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                     if forced_wanted {
                         forced[color.index()].add_piece(moves);
                     }
-                    if V::MUST_CAPTURE {
+                    if twice_wanted {
                         attacked.twice |= attacked.all & moves;
                     }
                     attacked.all |= moves;
@@ -897,7 +902,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                 }
             }
         }
-        if V::MUST_CAPTURE {
+        if twice_wanted {
             attacked.twice |= attacked.all & attacked.pawns;
         }
         attacked.all |= attacked.pawns;
@@ -964,7 +969,22 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                 }
                 if V::CHECK_COUNTING {
                     let checks = check_squares_on(color, k);
-                    threecheck::king_terms(pos, color, sign, danger, checks, acc);
+                    let weak = if twice_wanted {
+                        threecheck::weak_ring(
+                            zone,
+                            &attacks[color.index()],
+                            &reached[color.index()],
+                            attacks[color.other().index()].all,
+                        )
+                    } else {
+                        0
+                    };
+                    let king = threecheck::KingCounts {
+                        danger,
+                        checks,
+                        weak,
+                    };
+                    threecheck::king_terms(pos, color, sign, king, acc);
                 }
             }
         }
