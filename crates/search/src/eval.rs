@@ -154,6 +154,7 @@ layout! {
     OFFER_SQUARES = "offer_squares": 1,
     FORCED_CAPTURE = "forced_capture": 4,
     WEAK_RING = "weak_ring": 4,
+    UNBACKED_OFFER_SQUARES = "unbacked_offer_squares": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -1020,14 +1021,18 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
         suicide::terms(pos, &forced, acc);
     }
     // The squares where each side can offer a piece (suicide, losers).
-    if V::MUST_CAPTURE && acc.wants(idx::OFFER_SQUARES, 1) {
-        let offers = Color::ALL.map(|color| {
-            let them = color.other().index();
-            suicide::offer_squares(pos, color, &reached[color.index()], attacks[them].all)
+    if V::MUST_CAPTURE
+        && (acc.wants(idx::OFFER_SQUARES, 1) || acc.wants(idx::UNBACKED_OFFER_SQUARES, 1))
+    {
+        let [white, black] = Color::ALL.map(|color| {
+            let (us, them) = (color.index(), color.other().index());
+            suicide::offer_squares(pos, color, &reached[us], &attacks[us], attacks[them].all)
         });
-        let diff = offers[0] - offers[1];
-        if diff != 0 {
-            acc.add(idx::OFFER_SQUARES, diff);
+        if white.all != black.all {
+            acc.add(idx::OFFER_SQUARES, white.all - black.all);
+        }
+        if white.unbacked != black.unbacked {
+            acc.add(idx::UNBACKED_OFFER_SQUARES, white.unbacked - black.unbacked);
         }
     }
     // A side that can capture must (suicide, losers).

@@ -23,7 +23,10 @@
 //! - offer squares: the empty squares each side can move to that the
 //!   opponent attacks, each a way to force a capture on the opponent
 //!   (Fairy-Stockfish's must-capture threat bonus), counted from the same
-//!   attack sets.
+//!   attack sets; and apart, those of them the side does not attack twice
+//!   (`unbacked_offer_squares`: after the opponent's forced capture there
+//!   the side is not bound to take back; Fairy-Stockfish's second bonus;
+//!   0 by default until an SPRT gives it a value).
 //!
 //! - forced capture: a side that attacks an enemy piece must take one on
 //!   its turn, by the number of its targets (0 to 3 and more) the opponent
@@ -150,18 +153,30 @@ impl ForcedMoves {
     }
 }
 
+/// The offer squares of one side, as [`offer_squares`] counts them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct OfferSquares {
+    /// The empty squares the side can move to that the opponent attacks.
+    pub all: i32,
+    /// Those of them the side does not attack twice: after the opponent's
+    /// forced capture there, the side is not bound to take back on it.
+    pub unbacked: i32,
+}
+
 /// The empty squares `color` can move to that the opponent attacks: each is
 /// a move that forces the opponent to capture (Fairy-Stockfish's bonus "if
-/// we threaten to force captures"). `reached` holds the attack sets of
-/// `color`'s pieces by role, as `eval_terms` gathered them; a pawn offers on
-/// its pushes. In losers the king cannot step into an attack, so its moves
-/// are left out; in suicide it is an ordinary piece.
+/// we threaten to force captures", and its second bonus for those `color`
+/// does not attack twice). `reached` holds the attack sets of `color`'s
+/// pieces by role and `ours` its attacks, as `eval_terms` gathered them; a
+/// pawn offers on its pushes. In losers the king cannot step into an
+/// attack, so its moves are left out; in suicide it is an ordinary piece.
 pub(super) fn offer_squares<V: Variant>(
     pos: &Position<V>,
     color: Color,
     reached: &[Bitboard; 7],
+    ours: &Attacks,
     their_attacks: Bitboard,
-) -> i32 {
+) -> OfferSquares {
     let b = pos.board();
     let empty = !b.occupied();
     let mut to = pawn_push_squares(b.pieces(color, Role::Pawn), color, empty);
@@ -170,7 +185,11 @@ pub(super) fn offer_squares<V: Variant>(
             to |= reached[role.index()];
         }
     }
-    (to & empty & their_attacks).count() as i32
+    let offers = to & empty & their_attacks;
+    OfferSquares {
+        all: offers.count() as i32,
+        unbacked: (offers & !ours.twice).count() as i32,
+    }
 }
 
 /// The forced capture: each side that attacks an enemy piece must capture
@@ -302,16 +321,25 @@ mod tests {
     #[test]
     fn offer_squares_are_the_attacked_destinations_of_quiet_moves() {
         let quiet = |p: &Position<Suicide>| p.legal_moves().iter().all(|&m| !p.is_capture(m));
+        // The offer squares and, of them, those the mover attacks at most
+        // once (unbacked).
         let offers = |p: &Position<Suicide>| {
             let occ = p.board().occupied();
-            let them = p.turn().other();
+            let (us, them) = (p.turn(), p.turn().other());
             let to = p
                 .legal_moves()
                 .iter()
                 .fold(Bitboard(0), |to, m| to | Bitboard::from_square(m.to()));
-            to.filter(|&sq| p.attackers_to(sq, them, occ).any()).count() as i32
+            let offered: Vec<_> = to
+                .filter(|&sq| p.attackers_to(sq, them, occ).any())
+                .collect();
+            let unbacked = offered
+                .iter()
+                .filter(|&&sq| p.attackers_to(sq, us, occ).count() < 2)
+                .count();
+            (offered.len() as i32, unbacked as i32)
         };
-        let (mut checked, mut nonzero) = (0, 0);
+        let (mut checked, mut nonzero, mut unbacked_uneven) = (0, 0, 0);
         for pos in playout_positions(2) {
             let waiting = pos.play_null().expect("a pass in a game not over");
             if pos.castling_rights() == 0 && quiet(&pos) && quiet(&waiting) {
@@ -320,14 +348,17 @@ mod tests {
                 } else {
                     (offers(&waiting), offers(&pos))
                 };
+                let f = features(&pos);
+                assert_eq!(f[idx::OFFER_SQUARES], white.0 - black.0, "{}", pos.fen());
                 assert_eq!(
-                    features(&pos)[idx::OFFER_SQUARES],
-                    white - black,
+                    f[idx::UNBACKED_OFFER_SQUARES],
+                    white.1 - black.1,
                     "{}",
                     pos.fen()
                 );
                 checked += 1;
-                nonzero += i32::from(white != black);
+                nonzero += i32::from(white.0 != black.0);
+                unbacked_uneven += i32::from(white.1 != black.1 && white.1 != white.0);
             }
         }
         assert!(checked > 200, "only {checked} positions checked");
@@ -335,6 +366,7 @@ mod tests {
             nonzero > checked / 4,
             "only {nonzero} uneven positions of {checked}"
         );
+        assert!(unbacked_uneven > 0, "no position told the two counts apart");
     }
 
     #[test]
