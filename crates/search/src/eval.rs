@@ -368,8 +368,9 @@ impl EvalParams {
             // Beside it, the offer squares at 100 per square: +14.2 [3.4,
             // 24.9], H1 in 2702 games at 10000 nodes
             // (suicide-offer-squares-100.toml; 50 without the forced capture
-            // undecided at 0.0).
-            w[idx::OFFER_SQUARES] = 100;
+            // undecided at 0.0); 200 over 100 +13.1 [3.0, 23.3], H1 in 2968
+            // games (suicide-offer-squares-200.toml).
+            w[idx::OFFER_SQUARES] = 200;
         }
         if kind == VariantKind::Losers {
             // Both sides' moves under the forced-capture rule, counted from
@@ -1478,7 +1479,7 @@ mod tests {
         assert_eq!(suicide.weights[idx::PIECE_COUNT], 50);
         assert_eq!(suicide.weights[idx::LEGAL_MOBILITY], 40);
         assert_eq!(suicide.weights[idx::FORCED_CAPTURE], -1000);
-        assert_eq!(suicide.weights[idx::OFFER_SQUARES], 100);
+        assert_eq!(suicide.weights[idx::OFFER_SQUARES], 200);
     }
 
     #[test]

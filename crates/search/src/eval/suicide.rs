@@ -39,7 +39,8 @@
 //! undecided at +7, 200 per piece H0 at -45), and the forced capture at
 //! Fairy-Stockfish's scale, 1000 / (1 + n) (+18 Elo, H1; half that scale
 //! H0 at -6), and beside it the offer squares, 100 per square (+14 Elo,
-//! H1; 50 without the forced capture undecided at 0), data/sprt/log.csv.
+//! H1; 50 without the forced capture undecided at 0), then 200 (+13 over
+//! 100, H1), data/sprt/log.csv.
 //!
 //! Losers takes the forced mobility alone, 160 per move (10 was +47 Elo at
 //! 2+0.02, H1, where the legal-move counts gained as much at equal nodes and
