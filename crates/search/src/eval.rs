@@ -1468,7 +1468,7 @@ mod tests {
             (VariantKind::Suicide, "suicide-piece-count-50"),
             (VariantKind::Suicide, "suicide-legal-mobility-40"),
             (VariantKind::Suicide, "suicide-forced-capture"),
-            (VariantKind::Suicide, "suicide-offer-squares-100"),
+            (VariantKind::Suicide, "suicide-offer-squares-200"),
             (VariantKind::Losers, "losers-material-quarter"),
             (VariantKind::Losers, "losers-forced-mobility-160"),
         ] {
