@@ -33,8 +33,9 @@ pub(super) struct Attacks {
     pub all: Bitboard,
     /// Squares two or more of its pieces attack (Stockfish's
     /// `attackedBy2`): where a capture can be answered by a recapture.
-    /// Gathered only where captures are forced, the one game family whose
-    /// terms read it (empty elsewhere).
+    /// Gathered only for its readers: where captures are forced (the forced
+    /// capture, the unbacked offer squares) and in threecheck when its weak
+    /// ring squares are weighed (empty elsewhere).
     pub twice: Bitboard,
 }
 
