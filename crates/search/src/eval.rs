@@ -54,6 +54,7 @@
 //! transposition table's 16-bit scores wrap. Sane weights are far inside both
 //! bounds, so neither changes a real evaluation.
 
+mod atomic;
 mod king_attack;
 mod knightmate;
 mod pawns;
@@ -155,6 +156,7 @@ layout! {
     FORCED_CAPTURE = "forced_capture": 4,
     WEAK_RING = "weak_ring": 4,
     UNBACKED_OFFER_SQUARES = "unbacked_offer_squares": 1,
+    ATOMIC_BLAST = "atomic_blast": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -963,6 +965,13 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                             .count() as i32;
                         if threats != 0 {
                             acc.add(idx::ATOMIC_THREAT, sign * threats);
+                        }
+                    }
+                    if acc.wants(idx::ATOMIC_BLAST, 1) {
+                        let us = color.index();
+                        let danger = atomic::blast_danger(pos, color, &attacks[us], &reached[us]);
+                        if danger != 0 {
+                            acc.add(idx::ATOMIC_BLAST, sign * danger);
                         }
                     }
                 }
