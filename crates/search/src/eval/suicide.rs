@@ -26,7 +26,8 @@
 //!   attack sets; and apart, those of them the side does not attack twice
 //!   (`unbacked_offer_squares`: after the opponent's forced capture there
 //!   the side is not bound to take back; Fairy-Stockfish's second bonus;
-//!   0 by default until an SPRT gives it a value).
+//!   0 by default: at 100 beside the offer squares' 200 +6.4 Elo,
+//!   undecided at 2000 games, at 200 H0).
 //!
 //! - forced capture: a side that attacks an enemy piece must take one on
 //!   its turn, by the number of its targets (0 to 3 and more) the opponent
