@@ -359,9 +359,12 @@ impl EvalParams {
             // (suicide-legal-mobility-20.toml; the same term: speed-neutral);
             // 40 over 20 +109.9 [75.2, 146.9], H1 in 295 games
             // (suicide-legal-mobility-40.toml); then piece count 50 over 100
-            // +15.0 [3.6, 26.4], H1 in 2067 games (suicide-piece-count-50.toml).
+            // +15.0 [3.6, 26.4], H1 in 2067 games (suicide-piece-count-50.toml);
+            // legal mobility 60 over 40, beside the forced capture and the
+            // offer squares, +12.7 [2.8, 22.6], H1 in 3107 games
+            // (suicide-legal-mobility-60.toml).
             w[idx::PIECE_COUNT] = 50;
-            w[idx::LEGAL_MOBILITY] = 40;
+            w[idx::LEGAL_MOBILITY] = 60;
             // The forced capture at Fairy-Stockfish's scale, 1000 / (1 + n):
             // +17.9 [5.0, 30.9], H1 in 1786 games at 10000 nodes
             // (suicide-forced-capture.toml; half that scale H0 at -6.4).
@@ -1475,7 +1478,7 @@ mod tests {
         // suicide and losers files no longer do).
         for (kind, name) in [
             (VariantKind::Suicide, "suicide-piece-count-50"),
-            (VariantKind::Suicide, "suicide-legal-mobility-40"),
+            (VariantKind::Suicide, "suicide-legal-mobility-60"),
             (VariantKind::Suicide, "suicide-forced-capture"),
             (VariantKind::Suicide, "suicide-offer-squares-200"),
             (VariantKind::Losers, "losers-material-quarter"),
@@ -1486,7 +1489,7 @@ mod tests {
         }
         let suicide = EvalParams::default_for(VariantKind::Suicide);
         assert_eq!(suicide.weights[idx::PIECE_COUNT], 50);
-        assert_eq!(suicide.weights[idx::LEGAL_MOBILITY], 40);
+        assert_eq!(suicide.weights[idx::LEGAL_MOBILITY], 60);
         assert_eq!(suicide.weights[idx::FORCED_CAPTURE], -1000);
         assert_eq!(suicide.weights[idx::OFFER_SQUARES], 200);
     }

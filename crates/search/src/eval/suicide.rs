@@ -34,14 +34,15 @@
 //!   can recapture on (Fairy-Stockfish's must-capture penalty), from the
 //!   same attack sets and the squares each side attacks twice.
 //!
-//! Suicide's defaults are 50 per piece and 40 per legal move: 100 and 10
+//! Suicide's defaults are 50 per piece and 60 per legal move: 100 and 10
 //! were +98 Elo over the evaluation without them, then 20 per move +46 over
 //! 10, 40 +110 over 20, 50 per piece +15 over 100, each H1 (80 per move
 //! undecided at +7, 200 per piece H0 at -45), and the forced capture at
 //! Fairy-Stockfish's scale, 1000 / (1 + n) (+18 Elo, H1; half that scale
 //! H0 at -6), and beside it the offer squares, 100 per square (+14 Elo,
 //! H1; 50 without the forced capture undecided at 0), then 200 (+13 over
-//! 100, H1), data/sprt/log.csv.
+//! 100, H1), and beside those 60 per legal move (+13 over 40, H1),
+//! data/sprt/log.csv.
 //!
 //! Losers takes the forced mobility alone, 160 per move (10 was +47 Elo at
 //! 2+0.02, H1, where the legal-move counts gained as much at equal nodes and
