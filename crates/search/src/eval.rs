@@ -374,8 +374,10 @@ impl EvalParams {
             // 24.9], H1 in 2702 games at 10000 nodes
             // (suicide-offer-squares-100.toml; 50 without the forced capture
             // undecided at 0.0); 200 over 100 +13.1 [3.0, 23.3], H1 in 2968
-            // games (suicide-offer-squares-200.toml).
-            w[idx::OFFER_SQUARES] = 200;
+            // games (suicide-offer-squares-200.toml); 300 over 200 (with
+            // legal mobility 60) +13.4 [3.0, 23.8], H1 in 2646 games
+            // (suicide-offer-squares-300.toml).
+            w[idx::OFFER_SQUARES] = 300;
         }
         if kind == VariantKind::Losers {
             // Both sides' moves under the forced-capture rule, counted from
@@ -1480,7 +1482,7 @@ mod tests {
             (VariantKind::Suicide, "suicide-piece-count-50"),
             (VariantKind::Suicide, "suicide-legal-mobility-60"),
             (VariantKind::Suicide, "suicide-forced-capture"),
-            (VariantKind::Suicide, "suicide-offer-squares-200"),
+            (VariantKind::Suicide, "suicide-offer-squares-300"),
             (VariantKind::Losers, "losers-material-quarter"),
             (VariantKind::Losers, "losers-forced-mobility-160"),
         ] {
@@ -1491,7 +1493,7 @@ mod tests {
         assert_eq!(suicide.weights[idx::PIECE_COUNT], 50);
         assert_eq!(suicide.weights[idx::LEGAL_MOBILITY], 60);
         assert_eq!(suicide.weights[idx::FORCED_CAPTURE], -1000);
-        assert_eq!(suicide.weights[idx::OFFER_SQUARES], 200);
+        assert_eq!(suicide.weights[idx::OFFER_SQUARES], 300);
     }
 
     #[test]

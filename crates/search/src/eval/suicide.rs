@@ -41,8 +41,8 @@
 //! Fairy-Stockfish's scale, 1000 / (1 + n) (+18 Elo, H1; half that scale
 //! H0 at -6), and beside it the offer squares, 100 per square (+14 Elo,
 //! H1; 50 without the forced capture undecided at 0), then 200 (+13 over
-//! 100, H1), and beside those 60 per legal move (+13 over 40, H1),
-//! data/sprt/log.csv.
+//! 100, H1), beside those 60 per legal move (+13 over 40, H1; 80 H0), and
+//! then 300 per offer square (+13 over 200, H1), data/sprt/log.csv.
 //!
 //! Losers takes the forced mobility alone, 160 per move (10 was +47 Elo at
 //! 2+0.02, H1, where the legal-move counts gained as much at equal nodes and
