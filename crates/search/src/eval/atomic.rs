@@ -6,8 +6,9 @@
 //! - blast danger (`atomic_blast`): Fairy-Stockfish's explosion threats.
 //!   For the side that attacks, `20 * zone / (evasions + 1) + 40 * blasts`,
 //!   where `zone` counts the squares of the enemy king and around it that
-//!   the side attacks, `evasions` the enemy king's square and its empty
-//!   squares around that the side does not attack, and `blasts` the enemy
+//!   the side attacks, `evasions` the enemy king's square and the squares
+//!   around it free of the enemy's own pieces that the side does not
+//!   attack, and `blasts` the enemy
 //!   pieces the side can capture with a piece other than its king (a king
 //!   cannot capture in atomic) whose blast takes the enemy king and spares
 //!   its own. The term is that danger `d` raised as Fairy-Stockfish raises
