@@ -817,7 +817,8 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     // The squares two pieces of a side attack are gathered only for their
     // readers: the forced capture (suicide, losers) and threecheck's weak
     // ring squares.
-    let twice_wanted = V::MUST_CAPTURE || (V::CHECK_COUNTING && acc.wants(idx::WEAK_RING, 4));
+    let weak_ring_wanted = V::CHECK_COUNTING && acc.wants(idx::WEAK_RING, 4);
+    let twice_wanted = V::MUST_CAPTURE || weak_ring_wanted;
     // The squares each side's pawns attack: the threats' and the mobility
     // area's (a square an enemy pawn attacks is no square to go to).
     for color in Color::ALL {
@@ -985,7 +986,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                 }
                 if V::CHECK_COUNTING {
                     let checks = check_squares_on(color, k);
-                    let weak = if twice_wanted {
+                    let weak = if weak_ring_wanted {
                         threecheck::weak_ring(
                             zone,
                             &attacks[color.index()],
