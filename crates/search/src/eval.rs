@@ -157,6 +157,7 @@ layout! {
     WEAK_RING = "weak_ring": 4,
     UNBACKED_OFFER_SQUARES = "unbacked_offer_squares": 1,
     ATOMIC_BLAST = "atomic_blast": 1,
+    PIECE_VALUE_SHARE = "piece_value_share": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -1031,6 +1032,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     // generations per evaluation).
     if V::MUST_CAPTURE
         && (acc.wants(idx::PIECE_COUNT, 1)
+            || acc.wants(idx::PIECE_VALUE_SHARE, 1)
             || acc.wants(idx::LEGAL_MOBILITY, 1)
             || acc.wants(idx::FORCED_MOBILITY, 1))
     {

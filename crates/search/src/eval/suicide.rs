@@ -7,6 +7,10 @@
 //! - piece count: every piece, whatever its kind, counted against its owner,
 //!   beside material (with equal material weights material itself would come
 //!   to a count; this term lets the tuner weigh count and value apart);
+//! - piece value share: the non-pawn material of a side (exchange values)
+//!   divided by its number of pieces, a bonus to its owner: a side with
+//!   few pieces, some of them strong, can still choose where to give them
+//!   away (Fairy-Stockfish's losing-chess bonus); 0 by default;
 //! - legal mobility of both sides: the number of legal moves (a forced
 //!   capture leaves only the captures) of each side, the mover's and the
 //!   opponent's, so a position where the opponent has one move, the forced
@@ -53,6 +57,7 @@
 
 use super::threats::Attacks;
 use super::{idx, Accumulator};
+use crate::see::see_value;
 use movegen::attacks::pawn_attacks;
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
@@ -69,6 +74,12 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
     let count = pieces(Color::White) - pieces(Color::Black);
     if count != 0 {
         acc.add(idx::PIECE_COUNT, -count);
+    }
+    if acc.wants(idx::PIECE_VALUE_SHARE, 1) {
+        let share = piece_value_share(pos, Color::White) - piece_value_share(pos, Color::Black);
+        if share != 0 {
+            acc.add(idx::PIECE_VALUE_SHARE, share);
+        }
     }
     if acc.wants(idx::FORCED_MOBILITY, 1) {
         let [white, black] = forced.map(ForcedMoves::count);
@@ -93,6 +104,25 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
     if mobility != 0 {
         acc.add(idx::LEGAL_MOBILITY, mobility);
     }
+}
+
+/// The non-pawn material of `color` (knights, bishops, rooks and queens at
+/// their exchange values, [`see_value`]) divided among all its pieces, the
+/// king and pawns included: high for a side left with few pieces of which
+/// some are strong, 0 for one of pawns and a king. A bonus to its owner in
+/// Fairy-Stockfish's losing-chess evaluation.
+pub(super) fn piece_value_share<V: Variant>(pos: &Position<V>, color: Color) -> i32 {
+    let b = pos.board();
+    let own = b.color(color);
+    let pieces = own.count() as i32;
+    if pieces == 0 {
+        return 0;
+    }
+    let material: i32 = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .into_iter()
+        .map(|role| (own & b.role(role)).count() as i32 * see_value(role))
+        .sum();
+    material / pieces
 }
 
 /// The moves one side would have under the forced-capture rule, counted
@@ -264,6 +294,19 @@ mod tests {
         // knight on a8.
         let pos = Position::<Suicide>::from_fen("n7/8/8/8/8/8/7P/R7 w - - 0 1").unwrap();
         assert_eq!(features(&pos)[idx::LEGAL_MOBILITY], 1 - 2);
+    }
+
+    #[test]
+    fn piece_value_share_divides_the_pieces_value_among_all_pieces() {
+        // White: rooks a1 b1, knight c1, king d1: 500 + 500 + 300 over 4
+        // pieces. Black: queen a8, pawns a7 b7: 900 over 3.
+        let pos = Position::<Suicide>::from_fen("q7/pp6/8/8/8/8/8/RRNK4 w - - 0 1").unwrap();
+        assert_eq!(super::piece_value_share(&pos, Color::White), 325);
+        assert_eq!(super::piece_value_share(&pos, Color::Black), 300);
+        assert_eq!(features(&pos)[idx::PIECE_VALUE_SHARE], 25);
+        // Pawns and a king alone share nothing; a bishop alone is all of it.
+        let pos = Position::<Suicide>::from_fen("8/8/3b4/8/8/8/PP6/K7 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::PIECE_VALUE_SHARE], -300);
     }
 
     /// The positions of 40 pseudo-random suicide games of at most 120 plies
