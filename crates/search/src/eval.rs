@@ -10,7 +10,8 @@
 //!
 //! Terms: material (piece values in centipawns), bishop pair, mobility per
 //! piece (every square not its own side's, and again over the mobility area:
-//! those not attacked by an enemy pawn either), piece-square tables, king shelter and king danger, pawn structure
+//! those not attacked by an enemy pawn either), piece-square tables, king shelter, the open files at and beside the king
+//! (no own pawn on them; 0 by default) and king danger, pawn structure
 //! and passed pawns (`eval/pawns.rs`), rooks on open files and minor-piece
 //! outposts (`eval/placement.rs`), threats by pawns and hanging pieces
 //! (`eval/threats.rs`), king attack by units with safe checks
@@ -158,6 +159,7 @@ layout! {
     UNBACKED_OFFER_SQUARES = "unbacked_offer_squares": 1,
     ATOMIC_BLAST = "atomic_blast": 1,
     PIECE_VALUE_SHARE = "piece_value_share": 1,
+    KING_OPEN_FILES = "king_open_files": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -642,6 +644,16 @@ pub trait Accumulator {
     }
 }
 
+/// The files of the king on `k` and beside it on which its side has no pawn
+/// (`own_pawns`): open lines for the enemy's rooks and queens, counted
+/// against the king's owner (`king_open_files`).
+fn king_open_files(k: Square, own_pawns: Bitboard) -> i32 {
+    let file = k.file();
+    (file.saturating_sub(1)..=(file + 1).min(7))
+        .filter(|&f| (own_pawns & Bitboard::file(f)).is_empty())
+        .count() as i32
+}
+
 /// The phase of `pos`, from [`PHASE_MAX`] (the middlegame: the middlegame
 /// half of each weight alone) down to 0 (the endgame half alone). In the
 /// chess-like games the usual non-pawn material count: a minor piece (a
@@ -952,9 +964,16 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                         } else {
                             k.rank().saturating_sub(1)
                         });
-                    let shelter = (front & b.pieces(color, Role::Pawn)).count() as i32;
+                    let own_pawns = b.pieces(color, Role::Pawn);
+                    let shelter = (front & own_pawns).count() as i32;
                     if shelter != 0 {
                         acc.add(idx::KING_SHELTER, sign * shelter);
+                    }
+                    if acc.wants(idx::KING_OPEN_FILES, 1) {
+                        let open = king_open_files(k, own_pawns);
+                        if open != 0 {
+                            acc.add(idx::KING_OPEN_FILES, -sign * open);
+                        }
                     }
                 }
                 let enemy = b.color(color.other());
@@ -1254,6 +1273,21 @@ mod tests {
                 .clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL));
             assert_eq!(i64::from(white * evaluate(&pos, &p)), expected);
         }
+    }
+
+    #[test]
+    fn king_open_files_counts_the_pawnless_files_at_and_beside_the_king() {
+        // White's king on a1 behind pawns on a2 and b2: none open (the
+        // a-file has no left neighbour). Black's king on e8 with pawns on d7
+        // and f7: the e-file, counted against Black.
+        let pos = Position::<Chess>::from_fen("4k3/3p1p2/8/8/8/8/PP6/K7 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::KING_OPEN_FILES], 1);
+        // White's king on e1 with a pawn on a2 only: d, e and f open.
+        let pos = Position::<Chess>::from_fen("4k3/3ppp2/8/8/8/8/P7/4K3 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::KING_OPEN_FILES], -3);
+        // The h-file edge: g and h, the pawn on g2 closes one.
+        let [g2, h1] = ["g2", "h1"].map(|s| Square::parse(s).unwrap());
+        assert_eq!(super::king_open_files(h1, Bitboard::from_square(g2)), 1);
     }
 
     #[test]
