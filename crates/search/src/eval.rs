@@ -11,7 +11,8 @@
 //! Terms: material (piece values in centipawns), bishop pair, mobility per
 //! piece (every square not its own side's, and again over the mobility area:
 //! those not attacked by an enemy pawn either), piece-square tables, king shelter, the open files at and beside the king
-//! (no own pawn on them; 0 by default) and king danger, pawn structure
+//! (no own pawn on them; in threecheck 40 in the middlegame, +14.0 Elo [3.3,
+//! 24.7], H1 at 10000 nodes; 0 elsewhere) and king danger, pawn structure
 //! and passed pawns (`eval/pawns.rs`), rooks on open files and minor-piece
 //! outposts (`eval/placement.rs`), threats by pawns and hanging pieces
 //! (`eval/threats.rs`), king attack by units with safe checks
