@@ -22,15 +22,8 @@ import re
 import subprocess
 import sys
 
-# varia's game names and the UCI_Variant names other engines know them by.
-UCI_NAMES = {
-    "chess": "chess",
-    "suicide": "giveaway",
-    "threecheck": "3check",
-    "atomic": "atomic",
-    "losers": "losers",
-    "knightmate": "knightmate",
-}
+# varia's game names as Fairy-Stockfish knows them, also its UCI_Variant names.
+from varia_pyffish import PYFFISH_NAME
 
 
 class Engine:
@@ -94,9 +87,9 @@ def main():
     varia, other, path, number = sys.argv[1:5]
     depth = int(sys.argv[5]) if len(sys.argv) > 5 else 10
     variant, fen, book, played = read_game(path, number)
-    if variant not in UCI_NAMES:
+    if variant not in PYFFISH_NAME:
         sys.exit(f"error: unknown variant {variant!r} in {path}")
-    uci_name = UCI_NAMES[variant]
+    uci_name = PYFFISH_NAME[variant]
     engines = [Engine([varia, "uci"], uci_name), Engine([other], uci_name)]
     moves = book + played
     out = csv.writer(sys.stdout)

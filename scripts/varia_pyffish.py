@@ -1,7 +1,8 @@
 """What the pyffish cross-checks (crosscheck.py, check_pgn_pyffish.py) share:
-the repository root, varia's variant names as pyffish knows them and the
+the repository root, varia's variant names as pyffish knows them (which are
+Fairy-Stockfish's UCI_Variant names too, read by score_trace.py) and the
 command-line aliases. One table each, so that a variant added to varia is
-added to both checks at once.
+added to every script at once.
 """
 
 from __future__ import annotations
