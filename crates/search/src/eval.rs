@@ -161,6 +161,7 @@ layout! {
     ATOMIC_BLAST = "atomic_blast": 1,
     PIECE_VALUE_SHARE = "piece_value_share": 1,
     KING_OPEN_FILES = "king_open_files": 1,
+    PAWN_STORM = "pawn_storm": 8,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -655,6 +656,50 @@ fn king_open_files(k: Square, own_pawns: Bitboard) -> i32 {
         .count() as i32
 }
 
+/// The enemy pawns storming the king on `k` of colour `color`: on the king's
+/// file and each file beside it, the enemy pawn nearest the king's side of
+/// the board, unless a pawn of the king's side stands right in front of it
+/// (a blocked storm opens nothing), by its rank as the king's side counts
+/// them (0 its back rank): the index into `pawn_storm`, whose weights count
+/// against the king's owner (Fairy-Stockfish's unblocked storm, without its
+/// per-file split). Calls `storm` once per storming pawn.
+fn pawn_storm(
+    k: Square,
+    color: Color,
+    own_pawns: Bitboard,
+    enemy_pawns: Bitboard,
+    mut storm: impl FnMut(usize),
+) {
+    let file = k.file();
+    for f in file.saturating_sub(1)..=(file + 1).min(7) {
+        let on_file = enemy_pawns & Bitboard::file(f);
+        // The enemy pawn nearest the king's side: the lowest for White's
+        // king, the highest for Black's.
+        let nearest = if color.is_white() {
+            on_file.into_iter().min_by_key(|sq| sq.rank())
+        } else {
+            on_file.into_iter().max_by_key(|sq| sq.rank())
+        };
+        let Some(pawn) = nearest else { continue };
+        let rank = if color.is_white() {
+            pawn.rank()
+        } else {
+            7 - pawn.rank()
+        };
+        // The square the pawn would advance to, toward the king's side.
+        let ahead = if color.is_white() {
+            pawn.rank().checked_sub(1)
+        } else {
+            Some(pawn.rank() + 1).filter(|&r| r <= 7)
+        };
+        let blocked =
+            ahead.is_some_and(|r| (own_pawns & Bitboard::file(f) & Bitboard::rank(r)).any());
+        if !blocked {
+            storm(rank as usize);
+        }
+    }
+}
+
 /// The phase of `pos`, from [`PHASE_MAX`] (the middlegame: the middlegame
 /// half of each weight alone) down to 0 (the endgame half alone). In the
 /// chess-like games the usual non-pawn material count: a minor piece (a
@@ -976,6 +1021,12 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                             acc.add(idx::KING_OPEN_FILES, -sign * open);
                         }
                     }
+                    if acc.wants(idx::PAWN_STORM, 8) {
+                        let enemy_pawns = b.pieces(color.other(), Role::Pawn);
+                        pawn_storm(k, color, own_pawns, enemy_pawns, |rank| {
+                            acc.add(idx::PAWN_STORM + rank, -sign)
+                        });
+                    }
                 }
                 let enemy = b.color(color.other());
                 let danger = danger[color.index()];
@@ -1289,6 +1340,40 @@ mod tests {
         // The h-file edge: g and h, the pawn on g2 closes one.
         let [g2, h1] = ["g2", "h1"].map(|s| Square::parse(s).unwrap());
         assert_eq!(super::king_open_files(h1, Bitboard::from_square(g2)), 1);
+    }
+
+    #[test]
+    fn pawn_storm_counts_the_unblocked_enemy_pawns_nearest_the_king_by_rank() {
+        // White's king on g1. Black pawns: f4 (rank index 3 for White), g6
+        // and g7 (the nearer, g6: 5), h3 blocked by White's h2 (not
+        // counted), and a5 far from the king. Black's king on b8: White's
+        // a5 (rank index 3 from Black's side) storms it; c2 (6) too.
+        let pos = Position::<Chess>::from_fen("1k6/6p1/6p1/P7/5p2/7p/2P4P/6K1 w - - 0 1").unwrap();
+        let f = features(&pos);
+        let storm = &f[idx::PAWN_STORM..idx::PAWN_STORM + 8];
+        // Against White: ranks 3 and 5; against Black: 3 and 6.
+        assert_eq!(storm, &[0, 0, 0, -1 + 1, 0, -1, 1, 0]);
+        // Each side alone, through the helper.
+        let [g1, b8] = ["g1", "b8"].map(|s| Square::parse(s).unwrap());
+        let b = pos.board();
+        let mut ranks = Vec::new();
+        super::pawn_storm(
+            g1,
+            Color::White,
+            b.pieces(Color::White, Role::Pawn),
+            b.pieces(Color::Black, Role::Pawn),
+            |r| ranks.push(r),
+        );
+        assert_eq!(ranks, [3, 5]);
+        ranks.clear();
+        super::pawn_storm(
+            b8,
+            Color::Black,
+            b.pieces(Color::Black, Role::Pawn),
+            b.pieces(Color::White, Role::Pawn),
+            |r| ranks.push(r),
+        );
+        assert_eq!(ranks, [3, 6]);
     }
 
     #[test]
