@@ -162,6 +162,7 @@ layout! {
     PIECE_VALUE_SHARE = "piece_value_share": 1,
     KING_OPEN_FILES = "king_open_files": 1,
     PAWN_STORM = "pawn_storm": 8,
+    KING_FLANK_ATTACK = "king_flank_attack": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -656,6 +657,23 @@ fn king_open_files(k: Square, own_pawns: Bitboard) -> i32 {
         .count() as i32
 }
 
+/// The king's flank in its camp, the squares the king flank attack
+/// (`king_flank_attack`) counts the enemy's attacks on: four files (a-d for a
+/// king on the a-, b- or c-file, c-f for the d- or e-file, e-h for the f-,
+/// g- or h-file) on the five ranks nearest the king's own side
+/// (Stockfish's `KingFlank & Camp`).
+fn king_flank(k: Square, color: Color) -> Bitboard {
+    let first_file = match k.file() {
+        0..=2 => 0,
+        3 | 4 => 2,
+        _ => 4,
+    };
+    let files = (first_file..first_file + 4).fold(Bitboard(0), |b, f| b | Bitboard::file(f));
+    let ranks = if color.is_white() { 0..5 } else { 3..8 };
+    let camp = ranks.fold(Bitboard(0), |b, r| b | Bitboard::rank(r));
+    files & camp
+}
+
 /// The enemy pawns storming the king on `k` of colour `color`: on the king's
 /// file and each file beside it, the enemy pawn nearest the king's side of
 /// the board, unless a pawn of the king's side stands right in front of it
@@ -874,10 +892,11 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     });
     let mut danger = [0i32; 2];
     // The squares two pieces of a side attack are gathered only for their
-    // readers: the forced capture (suicide, losers) and threecheck's weak
-    // ring squares.
+    // readers: the forced capture (suicide, losers), threecheck's weak
+    // ring squares and the king flank attack.
     let weak_ring_wanted = V::CHECK_COUNTING && acc.wants(idx::WEAK_RING, 4);
-    let twice_wanted = V::MUST_CAPTURE || weak_ring_wanted;
+    let flank_wanted = V::ROYAL && !V::ROYAL_KNIGHT && acc.wants(idx::KING_FLANK_ATTACK, 1);
+    let twice_wanted = V::MUST_CAPTURE || weak_ring_wanted || flank_wanted;
     // The squares each side's pawns attack: the threats' and the mobility
     // area's (a square an enemy pawn attacks is no square to go to).
     for color in Color::ALL {
@@ -1019,6 +1038,14 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                         let open = king_open_files(k, own_pawns);
                         if open != 0 {
                             acc.add(idx::KING_OPEN_FILES, -sign * open);
+                        }
+                    }
+                    if flank_wanted {
+                        let them = &attacks[color.other().index()];
+                        let flank = king_flank(k, color);
+                        let attacked = (them.all & flank).count() + (them.twice & flank).count();
+                        if attacked != 0 {
+                            acc.add(idx::KING_FLANK_ATTACK, -sign * attacked as i32);
                         }
                     }
                     if acc.wants(idx::PAWN_STORM, 8) {
@@ -1340,6 +1367,31 @@ mod tests {
         // The h-file edge: g and h, the pawn on g2 closes one.
         let [g2, h1] = ["g2", "h1"].map(|s| Square::parse(s).unwrap());
         assert_eq!(super::king_open_files(h1, Bitboard::from_square(g2)), 1);
+    }
+
+    #[test]
+    fn king_flank_attack_counts_the_enemy_attacks_on_the_kings_flank_in_its_camp() {
+        // The flank squares by hand: g1's is e1-h5, e8's c4-f8, b1's a1-d5.
+        let sq = |s: &str| Square::parse(s).unwrap();
+        let squares = |b: Bitboard| b.count();
+        assert_eq!(squares(super::king_flank(sq("g1"), Color::White)), 20);
+        let flank = super::king_flank(sq("g1"), Color::White);
+        assert!(flank.contains(sq("e1")) && flank.contains(sq("h5")));
+        assert!(!flank.contains(sq("d1")) && !flank.contains(sq("e6")));
+        let flank = super::king_flank(sq("e8"), Color::Black);
+        assert!(flank.contains(sq("c4")) && flank.contains(sq("f8")));
+        assert!(!flank.contains(sq("c3")) && !flank.contains(sq("g8")));
+        // Kings alone but White's, g1, under a black rook on e8 (e1-e7 but
+        // e6 and e7 out of the camp: e1..e5, five squares) and a black
+        // knight on h4 (f3, g2, f5, g6: f3, g2 and f5 in the flank; none twice):
+        // 8 against White; Black's king on a8 has no white attacker near.
+        let pos = Position::<Chess>::from_fen("k3r3/8/8/8/7n/8/8/6K1 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::KING_FLANK_ATTACK], -8);
+        // A second black rook on f8 attacks f1-f5: the attacked flank
+        // squares are now e1-e5, f1-f5 and g2 (11), and f3 and f5 are
+        // attacked twice (knight and rook), counted again: 13.
+        let pos = Position::<Chess>::from_fen("k3rr2/8/8/8/7n/8/8/6K1 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::KING_FLANK_ATTACK], -13);
     }
 
     #[test]
