@@ -12,7 +12,10 @@
 //! piece (every square not its own side's, and again over the mobility area:
 //! those not attacked by an enemy pawn either), piece-square tables, king shelter, the open files at and beside the king
 //! (no own pawn on them; in threecheck 40 in the middlegame, +14.0 Elo [3.3,
-//! 24.7], H1 at 10000 nodes; 0 elsewhere) and king danger, pawn structure
+//! 24.7], H1 at 10000 nodes; 0 elsewhere), the pawn storm (the nearest
+//! unblocked enemy pawn on those files, by its rank) and the king flank
+//! attack (the enemy's attacks on the king's flank in its camp, twice-attacked
+//! squares again; both 0 by default, tested in docs/engine.md) and king danger, pawn structure
 //! and passed pawns (`eval/pawns.rs`), rooks on open files and minor-piece
 //! outposts (`eval/placement.rs`), threats by pawns and hanging pieces
 //! (`eval/threats.rs`), king attack by units with safe checks
@@ -163,6 +166,7 @@ layout! {
     KING_OPEN_FILES = "king_open_files": 1,
     PAWN_STORM = "pawn_storm": 8,
     KING_FLANK_ATTACK = "king_flank_attack": 1,
+    THREAT_BY_PAWN_PUSH = "threat_by_pawn_push": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight

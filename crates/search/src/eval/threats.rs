@@ -12,12 +12,20 @@
 //!   enemy pawn defends it): a smaller piece attacking a larger one wins
 //!   material or a tempo, the larger attacking a smaller one pins it down.
 //!
+//! - `threat_by_pawn_push`: enemy pieces (not pawns) a pawn of the side
+//!   would attack after one push (one step, or two from its start rank) to
+//!   an empty square no enemy pawn attacks and the enemy does not attack
+//!   more safely than the side: the square is attacked by no enemy piece,
+//!   or by one of the side's too (Stockfish's `ThreatByPawnPush`); one
+//!   weight.
+//!
 //! A royal king is never a victim (an attack on it is a check, which the
 //! king danger terms measure). The attack sets are the plain attacks of each
 //! piece (no pins, no x-rays), gathered by [`super::eval_terms`] while it
 //! counts mobility.
 
 use super::{idx, Accumulator};
+use movegen::attacks::pawn_attacks;
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
 /// Attacks of one side: by its pawns, and by all its pieces.
@@ -48,8 +56,15 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
 ) {
     let b = pos.board();
     let by_pieces = acc.wants(idx::THREAT_BY_MINOR, 7) || acc.wants(idx::THREAT_BY_ROOK, 7);
+    let by_push = acc.wants(idx::THREAT_BY_PAWN_PUSH, 1);
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
+        if by_push {
+            let count = pawn_push_threats(pos, color, attacks);
+            if count != 0 {
+                acc.add(idx::THREAT_BY_PAWN_PUSH, sign * count);
+            }
+        }
         let victim = color.other();
         let ours = &attacks[color.index()];
         let defended = attacks[victim.index()].all;
@@ -92,6 +107,32 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
     }
 }
 
+/// The enemy pieces (not pawns, not a royal king) that a pawn of `color`
+/// would attack after a safe push (`threat_by_pawn_push`, see the module
+/// doc); `attacks` is indexed by colour.
+fn pawn_push_threats<V: Variant>(pos: &Position<V>, color: Color, attacks: &[Attacks; 2]) -> i32 {
+    let b = pos.board();
+    let white = color.is_white();
+    let empty = !b.occupied();
+    let ours = &attacks[color.index()];
+    let theirs = &attacks[color.other().index()];
+    let one = b.pieces(color, Role::Pawn).shift_up(white) & empty;
+    // A pawn that has just made its first step from the start rank may step
+    // again: the third rank from its side.
+    let third = Bitboard::rank(if white { 2 } else { 5 });
+    let pushed =
+        (one | ((one & third).shift_up(white) & empty)) & !theirs.pawns & (!theirs.all | ours.all);
+    let mut victims = b.color(color.other()) & !b.pieces(color.other(), Role::Pawn);
+    if V::ROYAL {
+        victims &= !b.pieces(color.other(), Role::King);
+    }
+    if victims.is_empty() {
+        return 0;
+    }
+    let threatened = pushed.fold(Bitboard(0), |t, sq| t | pawn_attacks(color, sq));
+    (threatened & victims).count() as i32
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{features, idx};
@@ -112,6 +153,23 @@ mod tests {
         assert_eq!(f[idx::HANGING + Role::Rook.index()], 1);
         assert_eq!(f[idx::HANGING + Role::Knight.index()], 0);
         assert_eq!(f[idx::HANGING + Role::Pawn.index()], 0);
+    }
+
+    #[test]
+    fn pawn_push_threats_count_the_pieces_a_safe_push_would_attack() {
+        // White pushes: c2-c3 (safe; c3 would attack the knight on d4) and
+        // e2-e3 (safe; the knight on d4 and the rook on f4), but not c2-c4
+        // (the bishop on d5 attacks c4, nothing of White's does), e2-e4 (the
+        // pawn on f5 attacks e4) or g2-g3 and g2-g4 (the pawns on h4 and f5
+        // attack them). Distinct victims: d4 and f4. Black's pushes: f5-f4
+        // is blocked, h4-h3 is attacked by the pawn on g2.
+        let pos =
+            Position::<Chess>::from_fen("4k3/8/8/3b1p2/3n1r1p/8/2P1P1P1/4K3 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::THREAT_BY_PAWN_PUSH], 2);
+        // Colours swapped (the position mirrored): the count is Black's.
+        let pos =
+            Position::<Chess>::from_fen("4k3/2p1p1p1/8/3N1R1P/3B1P2/8/8/4K3 b - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::THREAT_BY_PAWN_PUSH], -2);
     }
 
     #[test]
