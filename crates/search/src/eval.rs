@@ -15,7 +15,8 @@
 //! 24.7], H1 at 10000 nodes; 0 elsewhere), the pawn storm (the nearest
 //! unblocked enemy pawn on those files, by its rank) and the king flank
 //! attack (the enemy's attacks on the king's flank in its camp, twice-attacked
-//! squares again; both 0 by default, tested in docs/engine.md) and king danger, pawn structure
+//! squares again; in threecheck 8 in the middlegame, +16.4 Elo [4.2, 28.6],
+//! H1 at 10000 nodes; both 0 elsewhere, tested in docs/engine.md) and king danger, pawn structure
 //! and passed pawns (`eval/pawns.rs`), rooks on open files and minor-piece
 //! outposts (`eval/placement.rs`), threats by pawns and hanging pieces
 //! (`eval/threats.rs`), king attack by units with safe checks
