@@ -1388,6 +1388,9 @@ mod tests {
         let flank = super::king_flank(sq("e8"), Color::Black);
         assert!(flank.contains(sq("c4")) && flank.contains(sq("f8")));
         assert!(!flank.contains(sq("c3")) && !flank.contains(sq("g8")));
+        let flank = super::king_flank(sq("b1"), Color::White);
+        assert!(flank.contains(sq("a1")) && flank.contains(sq("d5")));
+        assert!(!flank.contains(sq("e1")) && !flank.contains(sq("a6")));
         // Kings alone but White's, g1, under a black rook on e8 (e1-e7 but
         // e6 and e7 out of the camp: e1..e5, five squares) and a black
         // knight on h4 (f3, g2, f5, g6: f3, g2 and f5 in the flank; none twice):
