@@ -654,12 +654,18 @@ pub trait Accumulator {
     }
 }
 
+/// The file of the king on `k` and the files beside it: where the open
+/// files and the pawn storm are counted.
+fn king_files(k: Square) -> std::ops::RangeInclusive<u8> {
+    let file = k.file();
+    file.saturating_sub(1)..=(file + 1).min(7)
+}
+
 /// The files of the king on `k` and beside it on which its side has no pawn
 /// (`own_pawns`): open lines for the enemy's rooks and queens, counted
 /// against the king's owner (`king_open_files`).
 fn king_open_files(k: Square, own_pawns: Bitboard) -> i32 {
-    let file = k.file();
-    (file.saturating_sub(1)..=(file + 1).min(7))
+    king_files(k)
         .filter(|&f| (own_pawns & Bitboard::file(f)).is_empty())
         .count() as i32
 }
@@ -695,32 +701,16 @@ fn pawn_storm(
     enemy_pawns: Bitboard,
     mut storm: impl FnMut(usize),
 ) {
-    let file = k.file();
-    for f in file.saturating_sub(1)..=(file + 1).min(7) {
-        let on_file = enemy_pawns & Bitboard::file(f);
-        // The enemy pawn nearest the king's side: the lowest for White's
-        // king, the highest for Black's.
-        let nearest = if color.is_white() {
-            on_file.into_iter().min_by_key(|sq| sq.rank())
-        } else {
-            on_file.into_iter().max_by_key(|sq| sq.rank())
-        };
+    for f in king_files(k) {
+        // The enemy pawn nearest the king's side: the lowest by the rank
+        // the king's side counts.
+        let nearest = (enemy_pawns & Bitboard::file(f)).min_by_key(|sq| sq.relative(color).rank());
         let Some(pawn) = nearest else { continue };
-        let rank = if color.is_white() {
-            pawn.rank()
-        } else {
-            7 - pawn.rank()
-        };
-        // The square the pawn would advance to, toward the king's side.
-        let ahead = if color.is_white() {
-            pawn.rank().checked_sub(1)
-        } else {
-            Some(pawn.rank() + 1).filter(|&r| r <= 7)
-        };
-        let blocked =
-            ahead.is_some_and(|r| (own_pawns & Bitboard::file(f) & Bitboard::rank(r)).any());
-        if !blocked {
-            storm(rank as usize);
+        // Blocked: a pawn of the king's side on the square the enemy pawn
+        // would advance to, toward the king's side.
+        let ahead = Bitboard::from_square(pawn).shift_up(!color.is_white());
+        if (ahead & own_pawns).is_empty() {
+            storm(pawn.relative(color).rank() as usize);
         }
     }
 }
@@ -1418,24 +1408,17 @@ mod tests {
         // Each side alone, through the helper.
         let [g1, b8] = ["g1", "b8"].map(|s| Square::parse(s).unwrap());
         let b = pos.board();
-        let mut ranks = Vec::new();
-        super::pawn_storm(
-            g1,
-            Color::White,
-            b.pieces(Color::White, Role::Pawn),
-            b.pieces(Color::Black, Role::Pawn),
-            |r| ranks.push(r),
-        );
-        assert_eq!(ranks, [3, 5]);
-        ranks.clear();
-        super::pawn_storm(
-            b8,
-            Color::Black,
-            b.pieces(Color::Black, Role::Pawn),
-            b.pieces(Color::White, Role::Pawn),
-            |r| ranks.push(r),
-        );
-        assert_eq!(ranks, [3, 6]);
+        let storm_ranks = |k: Square, color: Color| {
+            let mut ranks = Vec::new();
+            let (own, enemy) = (
+                b.pieces(color, Role::Pawn),
+                b.pieces(color.other(), Role::Pawn),
+            );
+            super::pawn_storm(k, color, own, enemy, |r| ranks.push(r));
+            ranks
+        };
+        assert_eq!(storm_ranks(g1, Color::White), [3, 5]);
+        assert_eq!(storm_ranks(b8, Color::Black), [3, 6]);
     }
 
     #[test]
