@@ -169,7 +169,10 @@ layout! {
     KING_OPEN_FILES = "king_open_files": 1,
     PAWN_STORM = "pawn_storm": 8,
     KING_FLANK_ATTACK = "king_flank_attack": 1,
+    KING_FLANK_DEFENSE = "king_flank_defense": 1,
     THREAT_BY_PAWN_PUSH = "threat_by_pawn_push": 1,
+    RESTRICTED_PIECE = "restricted_piece": 1,
+    THREAT_BY_KING = "threat_by_king": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -890,10 +893,15 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     let mut danger = [0i32; 2];
     // The squares two pieces of a side attack are gathered only for their
     // readers: the forced capture (suicide, losers), threecheck's weak
-    // ring squares and the king flank attack.
+    // ring squares, the king flank attack and the threats that ask which
+    // squares a side protects strongly.
     let weak_ring_wanted = V::CHECK_COUNTING && acc.wants(idx::WEAK_RING, 4);
     let flank_wanted = V::ROYAL && !V::ROYAL_KNIGHT && acc.wants(idx::KING_FLANK_ATTACK, 1);
-    let twice_wanted = V::MUST_CAPTURE || weak_ring_wanted || flank_wanted;
+    let twice_wanted = V::MUST_CAPTURE
+        || weak_ring_wanted
+        || flank_wanted
+        || acc.wants(idx::RESTRICTED_PIECE, 1)
+        || acc.wants(idx::THREAT_BY_KING, 1);
     // The squares each side's pawns attack: the threats' and the mobility
     // area's (a square an enemy pawn attacks is no square to go to).
     for color in Color::ALL {
@@ -1037,12 +1045,22 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
                             acc.add(idx::KING_OPEN_FILES, -sign * open);
                         }
                     }
-                    if flank_wanted {
-                        let them = &attacks[color.other().index()];
+                    let defense_wanted = acc.wants(idx::KING_FLANK_DEFENSE, 1);
+                    if flank_wanted || defense_wanted {
                         let flank = king_flank(k, color);
-                        let attacked = (them.all & flank).count() + (them.twice & flank).count();
-                        if attacked != 0 {
-                            acc.add(idx::KING_FLANK_ATTACK, -sign * attacked as i32);
+                        if flank_wanted {
+                            let them = &attacks[color.other().index()];
+                            let attacked =
+                                (them.all & flank).count() + (them.twice & flank).count();
+                            if attacked != 0 {
+                                acc.add(idx::KING_FLANK_ATTACK, -sign * attacked as i32);
+                            }
+                        }
+                        if defense_wanted {
+                            let defended = (attacks[color.index()].all & flank).count() as i32;
+                            if defended != 0 {
+                                acc.add(idx::KING_FLANK_DEFENSE, sign * defended);
+                            }
                         }
                     }
                     if acc.wants(idx::PAWN_STORM, 8) {
@@ -1392,6 +1410,19 @@ mod tests {
         // attacked twice (knight and rook), counted again: 13.
         let pos = Position::<Chess>::from_fen("k3rr2/8/8/8/7n/8/8/6K1 w - - 0 1").unwrap();
         assert_eq!(features(&pos)[idx::KING_FLANK_ATTACK], -13);
+    }
+
+    #[test]
+    fn king_flank_defense_counts_the_sides_own_attacks_on_its_kings_flank() {
+        // Kings alone: White's on g1 covers f1, f2, g2, h2 and h1 of its
+        // flank (e1-h5), Black's on a8 a7, b7 and b8 of its own (a4-d8).
+        let pos = Position::<Chess>::from_fen("k7/8/8/8/8/8/8/6K1 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::KING_FLANK_DEFENSE], 5 - 3);
+        // A white rook on e1 adds e2-e5 and g1, its own king's square (f1
+        // is the king's already; d1 and beyond are off the flank, e6 and
+        // beyond out of the camp).
+        let pos = Position::<Chess>::from_fen("k7/8/8/8/8/8/8/4R1K1 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::KING_FLANK_DEFENSE], 10 - 3);
     }
 
     #[test]

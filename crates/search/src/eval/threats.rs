@@ -19,13 +19,22 @@
 //!   or by one of the side's too (Stockfish's `ThreatByPawnPush`); one
 //!   weight.
 //!
+//! - `restricted_piece`: squares both sides attack that the enemy does not
+//!   protect strongly (by a pawn, or twice where the side attacks once), so
+//!   the enemy's pieces that reach them do so under fire (Stockfish's
+//!   `RestrictedPiece`); one weight.
+//! - `threat_by_king`: 1 when the side's royal king attacks an enemy piece
+//!   (pawns too) that is not strongly protected, the king's one way of
+//!   winning material (Stockfish's `ThreatByKing`); not in atomic, where
+//!   a king cannot capture.
+//!
 //! A royal king is never a victim (an attack on it is a check, which the
 //! king danger terms measure). The attack sets are the plain attacks of each
 //! piece (no pins, no x-rays), gathered by [`super::eval_terms`] while it
 //! counts mobility.
 
 use super::{idx, Accumulator};
-use movegen::attacks::pawn_attacks;
+use movegen::attacks::{king_attacks, knight_attacks, pawn_attacks};
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
 /// Attacks of one side: by its pawns, and by all its pieces.
@@ -42,8 +51,9 @@ pub(super) struct Attacks {
     /// Squares two or more of its pieces attack (Stockfish's
     /// `attackedBy2`): where a capture can be answered by a recapture.
     /// Gathered only for its readers: where captures are forced (the forced
-    /// capture, the unbacked offer squares) and in threecheck when its weak
-    /// ring squares are weighed (empty elsewhere).
+    /// capture, the unbacked offer squares), in threecheck when its weak
+    /// ring squares are weighed, and for the king flank attack, the
+    /// restricted pieces and the threat by the king (empty elsewhere).
     pub twice: Bitboard,
 }
 
@@ -57,6 +67,8 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
     let b = pos.board();
     let by_pieces = acc.wants(idx::THREAT_BY_MINOR, 7) || acc.wants(idx::THREAT_BY_ROOK, 7);
     let by_push = acc.wants(idx::THREAT_BY_PAWN_PUSH, 1);
+    let restricted_wanted = acc.wants(idx::RESTRICTED_PIECE, 1);
+    let by_king = V::ROYAL && !V::ATOMIC && acc.wants(idx::THREAT_BY_KING, 1);
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
         if by_push {
@@ -68,6 +80,28 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
         let victim = color.other();
         let ours = &attacks[color.index()];
         let defended = attacks[victim.index()].all;
+        if restricted_wanted || by_king {
+            let unsafe_for_them = ours.all & !strongly_protected(attacks, victim);
+            if restricted_wanted {
+                let restricted = (unsafe_for_them & defended).count() as i32;
+                if restricted != 0 {
+                    acc.add(idx::RESTRICTED_PIECE, sign * restricted);
+                }
+            }
+            if by_king {
+                if let Some(k) = pos.king(color) {
+                    let reach = if V::ROYAL_KNIGHT {
+                        knight_attacks(k)
+                    } else {
+                        king_attacks(k)
+                    };
+                    let targets = b.color(victim) & !b.pieces(victim, Role::King);
+                    if (reach & unsafe_for_them & targets).any() {
+                        acc.add(idx::THREAT_BY_KING, sign);
+                    }
+                }
+            }
+        }
         for role in Role::ALL {
             if V::ROYAL && role == Role::King {
                 continue;
@@ -105,6 +139,14 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
             }
         }
     }
+}
+
+/// The squares `color` protects strongly (Stockfish's `stronglyProtected`):
+/// those its pawns attack and those it attacks twice where the other side
+/// does not; `attacks` is indexed by colour and needs its `twice` sets.
+fn strongly_protected(attacks: &[Attacks; 2], color: Color) -> Bitboard {
+    let own = &attacks[color.index()];
+    own.pawns | (own.twice & !attacks[color.other().index()].twice)
 }
 
 /// The enemy pieces (not pawns, not a royal king) that a pawn of `color`
@@ -170,6 +212,34 @@ mod tests {
         let pos =
             Position::<Chess>::from_fen("4k3/2p1p1p1/8/3N1R1P/3B1P2/8/8/4K3 b - - 0 1").unwrap();
         assert_eq!(features(&pos)[idx::THREAT_BY_PAWN_PUSH], -2);
+    }
+
+    #[test]
+    fn restricted_squares_count_what_both_attack_and_the_enemy_does_not_hold_strongly() {
+        // White's rook on a4 and Black's rook on b8 both attack a8 and b4,
+        // neither side twice: each side restricts the other on both, a
+        // count of 2 - 2.
+        let pos = Position::<Chess>::from_fen("1r5k/8/8/8/R7/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::RESTRICTED_PIECE], 0);
+        // A black pawn on a5 blocks the a-file and guards b4: the one
+        // square both attack is now strongly Black's, so only Black counts
+        // it.
+        let pos = Position::<Chess>::from_fen("1r5k/8/8/p7/R7/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::RESTRICTED_PIECE], -1);
+    }
+
+    #[test]
+    fn threat_by_king_is_a_king_attacking_a_piece_not_strongly_protected() {
+        // The white king on e4 attacks the black pawn on d5, which nothing
+        // defends; Black's king on h8 attacks nothing of White's.
+        let pos = Position::<Chess>::from_fen("7k/8/8/3p4/4K3/8/8/8 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::THREAT_BY_KING], 1);
+        // A pawn on c6 defends it: no threat.
+        let pos = Position::<Chess>::from_fen("7k/8/2p5/3p4/4K3/8/8/8 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::THREAT_BY_KING], 0);
+        // Colours swapped: the threat is Black's.
+        let pos = Position::<Chess>::from_fen("8/8/8/4k3/3P4/8/8/7K b - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::THREAT_BY_KING], -1);
     }
 
     #[test]
