@@ -34,7 +34,7 @@
 //! counts mobility.
 
 use super::{idx, Accumulator};
-use movegen::attacks::{king_attacks, knight_attacks, pawn_attacks};
+use movegen::attacks::{pawn_attacks, piece_attacks};
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
 /// Attacks of one side: by its pawns, and by all its pieces.
@@ -90,11 +90,7 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
             }
             if by_king {
                 if let Some(k) = pos.king(color) {
-                    let reach = if V::ROYAL_KNIGHT {
-                        knight_attacks(k)
-                    } else {
-                        king_attacks(k)
-                    };
+                    let reach = piece_attacks::<V>(Role::King, k, b.occupied());
                     let targets = b.color(victim) & !b.pieces(victim, Role::King);
                     if (reach & unsafe_for_them & targets).any() {
                         acc.add(idx::THREAT_BY_KING, sign);
