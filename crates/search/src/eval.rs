@@ -174,6 +174,9 @@ layout! {
     THREAT_BY_PAWN_PUSH = "threat_by_pawn_push": 1,
     RESTRICTED_PIECE = "restricted_piece": 1,
     THREAT_BY_KING = "threat_by_king": 1,
+    WEAK_QUEEN_PROTECTION = "weak_queen_protection": 1,
+    KNIGHT_ON_QUEEN = "knight_on_queen": 1,
+    SLIDER_ON_QUEEN = "slider_on_queen": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -902,7 +905,10 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
         || weak_ring_wanted
         || flank_wanted
         || acc.wants(idx::RESTRICTED_PIECE, 1)
-        || acc.wants(idx::THREAT_BY_KING, 1);
+        || acc.wants(idx::THREAT_BY_KING, 1)
+        || acc.wants(idx::WEAK_QUEEN_PROTECTION, 1)
+        || acc.wants(idx::KNIGHT_ON_QUEEN, 1)
+        || acc.wants(idx::SLIDER_ON_QUEEN, 1);
     // The squares each side's pawns attack: the threats' and the mobility
     // area's (a square an enemy pawn attacks is no square to go to).
     for color in Color::ALL {
@@ -1138,7 +1144,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
         || acc.wants(idx::THREAT_BY_MINOR, 7)
         || acc.wants(idx::THREAT_BY_ROOK, 7)
     {
-        threats::terms(pos, &attacks, acc);
+        threats::terms(pos, &attacks, &reached, acc);
     }
     // Suicide's piece count and both sides' legal (or forced, from attack
     // sets) moves; open to losers, where captures are forced too (0 there

@@ -27,6 +27,15 @@
 //!   (pawns too) that is not strongly protected, the king's one way of
 //!   winning material (Stockfish's `ThreatByKing`); not in atomic, where
 //!   a king cannot capture.
+//! - `weak_queen_protection`: enemy pieces (not a royal king) the side
+//!   attacks, that the enemy does not protect strongly and that its queen
+//!   defends: the queen is tied to them (Stockfish's `WeakQueenProtection`).
+//! - `knight_on_queen`, `slider_on_queen`: when the enemy has one queen,
+//!   the squares from which a knight, or a bishop or rook (on a square the
+//!   side attacks twice), of the side would attack it, that the side can
+//!   move to (empty or enemy) and the enemy does not protect strongly:
+//!   threats against the queen on the next move; doubled when it is the
+//!   only queen on the board (Stockfish's `KnightOnQueen`, `SliderOnQueen`).
 //!
 //! A royal king is never a victim (an attack on it is a check, which the
 //! king danger terms measure). The attack sets are the plain attacks of each
@@ -34,7 +43,7 @@
 //! counts mobility.
 
 use super::{idx, Accumulator};
-use movegen::attacks::{pawn_attacks, piece_attacks};
+use movegen::attacks::{bishop_attacks, knight_attacks, pawn_attacks, piece_attacks, rook_attacks};
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
 /// Attacks of one side: by its pawns, and by all its pieces.
@@ -53,15 +62,18 @@ pub(super) struct Attacks {
     /// Gathered only for its readers: where captures are forced (the forced
     /// capture, the unbacked offer squares), in threecheck when its weak
     /// ring squares are weighed, and for the king flank attack, the
-    /// restricted pieces and the threat by the king (empty elsewhere).
+    /// restricted pieces, the threat by the king and the threats around
+    /// the queen (empty elsewhere).
     pub twice: Bitboard,
 }
 
 /// Adds the threat terms of both sides to `acc` (White's view); `attacks`
-/// is indexed by colour.
+/// and `reached` (the squares each role of a side attacks) are indexed by
+/// colour.
 pub(super) fn terms<V: Variant, A: Accumulator>(
     pos: &Position<V>,
     attacks: &[Attacks; 2],
+    reached: &[[Bitboard; 7]; 2],
     acc: &mut A,
 ) {
     let b = pos.board();
@@ -69,6 +81,8 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
     let by_push = acc.wants(idx::THREAT_BY_PAWN_PUSH, 1);
     let restricted_wanted = acc.wants(idx::RESTRICTED_PIECE, 1);
     let by_king = V::ROYAL && !V::ATOMIC && acc.wants(idx::THREAT_BY_KING, 1);
+    let weak_queen_wanted = acc.wants(idx::WEAK_QUEEN_PROTECTION, 1);
+    let on_queen_wanted = acc.wants(idx::KNIGHT_ON_QUEEN, 1) || acc.wants(idx::SLIDER_ON_QUEEN, 1);
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
         if by_push {
@@ -80,8 +94,34 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
         let victim = color.other();
         let ours = &attacks[color.index()];
         let defended = attacks[victim.index()].all;
+        let held = if restricted_wanted || by_king || weak_queen_wanted || on_queen_wanted {
+            strongly_protected(attacks, victim)
+        } else {
+            Bitboard(0)
+        };
+        if weak_queen_wanted {
+            let mut weak = b.color(victim) & ours.all & !held;
+            if V::ROYAL {
+                weak &= !b.pieces(victim, Role::King);
+            }
+            let tied = (weak & reached[victim.index()][Role::Queen.index()]).count() as i32;
+            if tied != 0 {
+                acc.add(idx::WEAK_QUEEN_PROTECTION, sign * tied);
+            }
+        }
+        if on_queen_wanted {
+            queen_threats(
+                pos,
+                color,
+                held,
+                &attacks[color.index()],
+                &reached[color.index()],
+                sign,
+                acc,
+            );
+        }
         if restricted_wanted || by_king {
-            let unsafe_for_them = ours.all & !strongly_protected(attacks, victim);
+            let unsafe_for_them = ours.all & !held;
             if restricted_wanted {
                 let restricted = (unsafe_for_them & defended).count() as i32;
                 if restricted != 0 {
@@ -134,6 +174,45 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
                 }
             }
         }
+    }
+}
+
+/// Adds `knight_on_queen` and `slider_on_queen` for `color` (see the
+/// module doc): `held` is what the enemy protects strongly, `ours` and
+/// `reached` the side's attacks.
+fn queen_threats<V: Variant, A: Accumulator>(
+    pos: &Position<V>,
+    color: Color,
+    held: Bitboard,
+    ours: &Attacks,
+    reached: &[Bitboard; 7],
+    sign: i32,
+    acc: &mut A,
+) {
+    let b = pos.board();
+    let queens = b.pieces(color.other(), Role::Queen);
+    let Some(queen) = queens.first() else {
+        return;
+    };
+    if queens.more_than_one() {
+        return;
+    }
+    let weight = if b.role(Role::Queen).more_than_one() {
+        1
+    } else {
+        2
+    };
+    let safe = !b.color(color) & !held;
+    let occ = b.occupied();
+    let knight = (reached[Role::Knight.index()] & knight_attacks(queen) & safe).count() as i32;
+    if knight != 0 {
+        acc.add(idx::KNIGHT_ON_QUEEN, sign * weight * knight);
+    }
+    let sliders = (reached[Role::Bishop.index()] & bishop_attacks(queen, occ))
+        | (reached[Role::Rook.index()] & rook_attacks(queen, occ));
+    let slider = (sliders & safe & ours.twice).count() as i32;
+    if slider != 0 {
+        acc.add(idx::SLIDER_ON_QUEEN, sign * weight * slider);
     }
 }
 
@@ -236,6 +315,37 @@ mod tests {
         // Colours swapped: the threat is Black's.
         let pos = Position::<Chess>::from_fen("8/8/8/4k3/3P4/8/8/7K b - - 0 1").unwrap();
         assert_eq!(features(&pos)[idx::THREAT_BY_KING], -1);
+    }
+
+    #[test]
+    fn weak_queen_protection_counts_attacked_pieces_only_the_queen_holds() {
+        // White's rook on d1 attacks the black knight on d5, which only the
+        // queen on d8 defends: one piece tied to the queen.
+        let pos = Position::<Chess>::from_fen("3q3k/8/8/3n4/8/8/8/3R2K1 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::WEAK_QUEEN_PROTECTION], 1);
+        // A pawn on e6 protects it strongly: the queen is free.
+        let pos = Position::<Chess>::from_fen("3q3k/8/4p3/3n4/8/8/8/3R2K1 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::WEAK_QUEEN_PROTECTION], 0);
+    }
+
+    #[test]
+    fn queen_threats_count_the_safe_squares_that_would_attack_the_queen() {
+        // The knight on b1 reaches c3, a knight's move from the black queen
+        // on d5 (a3 and d2 are not): one square, doubled as the queen is
+        // the only one on the board.
+        let pos = Position::<Chess>::from_fen("7k/8/8/3q4/8/8/8/KN6 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::KNIGHT_ON_QUEEN], 2);
+        // With a white queen on h2 too, not doubled.
+        let pos = Position::<Chess>::from_fen("7k/8/8/3q4/8/6Q1/8/KN6 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::KNIGHT_ON_QUEEN], 1);
+        // The rook on a4 reaches a5 and d4 on the queen's lines, the bishop
+        // on c2 b3 and e4 on her diagonals; only e4 is attacked twice (the
+        // bishop and the rook along the fourth rank): one square, doubled.
+        let pos = Position::<Chess>::from_fen("7k/8/8/3q4/R7/8/2B5/6K1 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::SLIDER_ON_QUEEN], 2);
+        // A black pawn on f5 protects e4 strongly: no threat.
+        let pos = Position::<Chess>::from_fen("7k/8/8/3q1p2/R7/8/2B5/6K1 w - - 0 1").unwrap();
+        assert_eq!(features(&pos)[idx::SLIDER_ON_QUEEN], 0);
     }
 
     #[test]
