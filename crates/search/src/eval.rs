@@ -22,7 +22,9 @@
 //! and passed pawns (`eval/pawns.rs`), rooks on open files and minor-piece
 //! outposts (`eval/placement.rs`), threats by pawns and hanging pieces and
 //! the restricted squares (`eval/threats.rs`; the last in chess 4 in both
-//! halves, +14.1 Elo [3.3, 24.9], H1 at 10000 nodes; 0 elsewhere), king attack by units with safe checks
+//! halves, +14.1 Elo [3.3, 24.9], H1 at 10000 nodes; 0 elsewhere), space
+//! (`eval/space.rs`: the safe central squares behind a side's pawns, 0 until
+//! an SPRT gives it a value), king attack by units with safe checks
 //! (`eval/king_attack.rs`), the switch that scores a draw by the game's
 //! insufficient-material rule as 0, and per game: threecheck's checks
 //! already given, atomic's explosion threats next to each king and the
@@ -68,6 +70,7 @@ mod king_attack;
 mod knightmate;
 mod pawns;
 mod placement;
+mod space;
 mod suicide;
 mod threats;
 mod threecheck;
@@ -177,6 +180,7 @@ layout! {
     WEAK_QUEEN_PROTECTION = "weak_queen_protection": 1,
     KNIGHT_ON_QUEEN = "knight_on_queen": 1,
     SLIDER_ON_QUEEN = "slider_on_queen": 1,
+    SPACE = "space": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -1145,6 +1149,9 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
         || acc.wants(idx::THREAT_BY_ROOK, 7)
     {
         threats::terms(pos, &attacks, &reached, acc);
+    }
+    if !V::MUST_CAPTURE && acc.wants(idx::SPACE, 1) {
+        space::terms(pos, &attacks, acc);
     }
     // Suicide's piece count and both sides' legal (or forced, from attack
     // sets) moves; open to losers, where captures are forced too (0 there
