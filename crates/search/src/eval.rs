@@ -905,14 +905,8 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
     // squares a side protects strongly.
     let weak_ring_wanted = V::CHECK_COUNTING && acc.wants(idx::WEAK_RING, 4);
     let flank_wanted = V::ROYAL && !V::ROYAL_KNIGHT && acc.wants(idx::KING_FLANK_ATTACK, 1);
-    let twice_wanted = V::MUST_CAPTURE
-        || weak_ring_wanted
-        || flank_wanted
-        || acc.wants(idx::RESTRICTED_PIECE, 1)
-        || acc.wants(idx::THREAT_BY_KING, 1)
-        || acc.wants(idx::WEAK_QUEEN_PROTECTION, 1)
-        || acc.wants(idx::KNIGHT_ON_QUEEN, 1)
-        || acc.wants(idx::SLIDER_ON_QUEEN, 1);
+    let twice_wanted =
+        V::MUST_CAPTURE || weak_ring_wanted || flank_wanted || threats::wants_twice(acc);
     // The squares each side's pawns attack: the threats' and the mobility
     // area's (a square an enemy pawn attacks is no square to go to).
     for color in Color::ALL {
@@ -1143,11 +1137,7 @@ pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
             }
         }
     }
-    if acc.wants(idx::THREAT_BY_PAWN, 7)
-        || acc.wants(idx::HANGING, 7)
-        || acc.wants(idx::THREAT_BY_MINOR, 7)
-        || acc.wants(idx::THREAT_BY_ROOK, 7)
-    {
+    if threats::wanted(acc) {
         threats::terms(pos, &attacks, &reached, acc);
     }
     if !V::MUST_CAPTURE && acc.wants(idx::SPACE, 1) {

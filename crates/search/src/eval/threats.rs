@@ -67,6 +67,27 @@ pub(super) struct Attacks {
     pub twice: Bitboard,
 }
 
+/// Whether `acc` weighs any threat term: the one place that lists them,
+/// so a term weighed alone is never skipped.
+pub(super) fn wanted<A: Accumulator>(acc: &A) -> bool {
+    acc.wants(idx::THREAT_BY_PAWN, 7)
+        || acc.wants(idx::HANGING, 7)
+        || acc.wants(idx::THREAT_BY_MINOR, 7)
+        || acc.wants(idx::THREAT_BY_ROOK, 7)
+        || acc.wants(idx::THREAT_BY_PAWN_PUSH, 1)
+        || wants_twice(acc)
+}
+
+/// Whether `acc` weighs a threat term that asks which squares a side
+/// protects strongly, and so needs both sides' [`Attacks::twice`].
+pub(super) fn wants_twice<A: Accumulator>(acc: &A) -> bool {
+    acc.wants(idx::RESTRICTED_PIECE, 1)
+        || acc.wants(idx::THREAT_BY_KING, 1)
+        || acc.wants(idx::WEAK_QUEEN_PROTECTION, 1)
+        || acc.wants(idx::KNIGHT_ON_QUEEN, 1)
+        || acc.wants(idx::SLIDER_ON_QUEEN, 1)
+}
+
 /// Adds the threat terms of both sides to `acc` (White's view); `attacks`
 /// and `reached` (the squares each role of a side attacks) are indexed by
 /// colour.
