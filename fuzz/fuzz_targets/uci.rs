@@ -1,0 +1,21 @@
+//! Arbitrary lines as a UCI session (`varia uci`): the whole state machine
+//! (options, variants, positions, moves, searches started, stopped, queued
+//! and ended by the end of input) must answer every line and end without a
+//! panic. Lines that would only exhaust memory or threads are left out
+//! (see `protocol_lines`).
+
+#![no_main]
+
+#[path = "protocol_lines.rs"]
+mod protocol_lines;
+
+use libfuzzer_sys::fuzz_target;
+use std::io::{sink, Cursor};
+
+fuzz_target!(|data: &[u8]| {
+    let Some(input) = protocol_lines::session_input(data) else {
+        return;
+    };
+    search::protocol::uci::run(Cursor::new(input.into_bytes()), sink())
+        .expect("writing to a sink cannot fail");
+});
