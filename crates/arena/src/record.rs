@@ -533,7 +533,10 @@ impl Record {
     /// Reads and parses `path` with its sidecar [`meta_path`], or a file of
     /// an older version with the identity on top (gzip is read too).
     pub fn read(path: &Path, format: &RecordFormat, file: &str) -> Result<Record, RecordError> {
-        let text = read_text(path, file)?.unwrap_or_default();
+        let bytes = search::input::read(path).map_err(RecordError::io(file))?;
+        let text = String::from_utf8(bytes).map_err(|_| RecordError::NotUtf8 {
+            file: file.to_string(),
+        })?;
         if text.starts_with('#') {
             return Record::parse(&text, format, file);
         }

@@ -258,7 +258,10 @@ pub struct Part {
 pub fn read_part(path: &Path) -> anyhow::Result<Part> {
     let file = path.display().to_string();
     let what = format!("part file {file}");
-    let record = Record::read(path, &PART_FORMAT, &what)?;
+    let record = Record::read(path, &PART_FORMAT, &what).map_err(|e| match e {
+        record::RecordError::Io { source, .. } => anyhow!("cannot read part file {file}: {source}"),
+        e => e.into(),
+    })?;
     let meta = RunMeta::from_identity(&record.identity, &what)?;
     if meta.shard.is_none() {
         bail!("part file {file}: header has \"shard: all\" (expected I/N)");
