@@ -458,7 +458,8 @@ pub struct Record {
     pub lines: Vec<Line>,
     /// Bytes of complete lines (a torn last line is beyond).
     pub complete_len: u64,
-    /// Bytes of the header block (tag, identity, column names).
+    /// Bytes before the first row: the column names (and, in a file of an
+    /// older version, the tag and identity lines above them).
     pub header_len: u64,
     header_lines: usize,
 }
@@ -568,7 +569,8 @@ impl Record {
     }
 
     /// The rows as CSV text: the column names, then each line at its own
-    /// line number (the header block as blank `#` lines), checksums removed;
+    /// line number (an older file's identity lines as blank `#` lines),
+    /// checksums removed;
     /// for a CSV reader with `comment(Some(b'#'))`, whose reported line
     /// numbers are then the file's.
     pub fn csv_text(&self) -> String {
@@ -638,7 +640,6 @@ fn body(
     let columns = lines.next().ok_or_else(|| RecordError::NoColumns {
         file: file.to_string(),
     })?;
-    let mut number = before + 1;
     let mut offset = offset + columns.len() as u64;
     let header_len = offset;
     let mut names: Vec<String> = columns
@@ -650,8 +651,8 @@ fn body(
         names.pop();
     }
     let mut body = Vec::new();
-    for line in lines {
-        number += 1;
+    // The column names are line `before + 1`; the rows follow.
+    for (number, line) in (before + 2..).zip(lines) {
         offset += line.len() as u64;
         let t = line.trim_end_matches(['\n', '\r']);
         let comment = t.starts_with('#') || t.trim().is_empty();
