@@ -232,6 +232,10 @@ pub fn run_shard<V: Variant>(
             write_part(&mut o, &meta, columns, &rows)?;
             o.flush()?;
         }
+        // A FIFO or device is a stream too: no file to put a sidecar beside.
+        Some(p) if std::fs::metadata(p).is_ok_and(|m| !m.is_file()) => {
+            crate::output::write_output_file(p, |f| write_part(f, &meta, columns, &rows))?
+        }
         Some(p) => {
             let identity = PART_FORMAT.meta_text(&meta.identity());
             crate::output::write_output_file(&arena::record::meta_path(p), |f| {
