@@ -39,7 +39,7 @@ def run(cmd):
 
 def plies(path):
     with open(path, newline="") as f:
-        # Skip the `# varia match` header block (the run's identity).
+        # Files of older versions had the run's identity on top as `#` lines.
         rows = csv.DictReader(line for line in f if not line.startswith("#"))
         return sum(int(r["plies"]) for r in rows)
 

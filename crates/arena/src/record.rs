@@ -4,11 +4,17 @@
 //!
 //! Every long run of varia writes its results as it goes, and a run started
 //! again with the same settings continues from the file. That needs the same
-//! four things each time, so they live here once:
+//! five things each time, so they live here once:
 //!
 //! - **the run's identity** ([`RunIdentity`]): every setting that changes the
-//!   rows, written on top of the file; a file of another run is refused with
-//!   the first differing field named, and is never changed;
+//!   rows, written to a sidecar file `FILE.meta` next to the CSV ([`meta_path`])
+//!   so that the CSV itself opens with every reader's defaults (pandas,
+//!   `csv.DictReader`, R's `read.csv`, a spreadsheet: the first line is the
+//!   header); a file of another run is refused with the first differing field
+//!   named, and is never changed;
+//! - **one writer** ([`OutputLock`]): the file is locked for the life of the
+//!   run, so a second run given the same file (a job started twice, a requeue
+//!   racing its first run) stops at once instead of interleaving its rows;
 //! - **torn lines**: every row is written with its newline in one write and
 //!   flushed, so text after the last newline is a row cut short by a crash;
 //!   it is cut off when the file is opened again;
@@ -18,22 +24,44 @@
 //!   silently;
 //! - **"FILE already exists: pass --resume"** ([`refuse_existing`]).
 //!
-//! The layout (`#` lines are comments to CSV readers: `csv` with
-//! `comment(Some(b'#'))`, pandas with `comment='#'`):
+//! The layout:
 //!
 //! ```text
-//! # varia match v2                 <- the tag: kind and version
-//! # variant: chess                 <- the identity, one `# key: value` line per field
-//! # seed: 1
+//! FILE:
 //! game,round,...,moves,check       <- column names (`check` when rows are checksummed)
 //! 1,1,1,...,e2e4 e7e5,3f0c9a1b2d4e5f60
-//! # game 1                         <- comment lines may follow anywhere (not checksummed)
+//!
+//! FILE.meta:
+//! varia match v1                   <- the tag: kind and version
+//! variant: chess                   <- the identity, one `key: value` line per field
+//! seed: 1
 //! ```
+//!
+//! A format may append its own `#` marker lines to the rows (the data
+//! generator's `# game N`); they are not checksummed.
+//!
+//! Files of older versions held the tag and identity on top of the CSV, as
+//! `#` lines (`# varia match v1`, `# variant: chess`, ...). They are still
+//! read ([`Record::read`]), and [`AppendLog::open`] converts one to this
+//! layout when a run resumes it (after checking it is the same run).
 //!
 //! The checksum of a row is `{:016x}` of FNV-1a 64 over the row's text up to
 //! (not including) the comma before it. FNV-1a is chosen for being ten
 //! lines, stable across platforms and versions, and enough to catch edits
 //! and damage (it is not meant to resist forgery).
+//!
+//! **Locking.** [`OutputLock`] takes `flock(2)` (through the standard
+//! library's `File::try_lock`) on a side file `FILE.lock`, never on the data
+//! file itself (which resume rewrites and truncates). Such a lock belongs to
+//! the open file and ends with the process however it ends (a crash, `kill
+//! -9`, a node reboot on a local disk), so there is no stale lock to clean
+//! up; the side file is left in place (removing it would race with a
+//! second run opening it). On NFS, Linux maps `flock` to POSIX byte-range
+//! locks held by the server's lock manager, so runs on different nodes
+//! exclude each other; Lustre does the same when mounted with `-o flock`
+//! (without it the call fails, and the run stops with that error rather
+//! than going on unguarded). The holder's pid and host are written into the
+//! side file, for the refusal message only.
 
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -134,6 +162,22 @@ pub enum RecordError {
         /// This run's.
         expected: String,
     },
+    /// Another run writes the file.
+    #[error("{file} is being written by another run ({holder}): wait for it to end, or choose another file")]
+    Locked {
+        /// The file.
+        file: String,
+        /// Who holds it (`pid 1234 on node7`), as far as known.
+        holder: String,
+    },
+    /// A CSV without its identity sidecar.
+    #[error("{file}: its run identity {meta} is missing (it is written next to the CSV and must be kept, or copied, with it)")]
+    NoMeta {
+        /// The file.
+        file: String,
+        /// The sidecar's path.
+        meta: String,
+    },
     /// A row whose checksum does not match its text.
     #[error("{file}: line {line}: checksum mismatch (the row was changed after it was written)")]
     Checksum {
@@ -153,9 +197,109 @@ impl RecordError {
     }
 }
 
+/// The sidecar holding the run identity of the record file `path`:
+/// `path` with `.meta` appended (`games.csv.meta`).
+pub fn meta_path(path: &Path) -> PathBuf {
+    with_suffix(path, ".meta")
+}
+
+/// The side file [`OutputLock`] locks for `path`: `path` with `.lock`
+/// appended.
+pub fn lock_path(path: &Path) -> PathBuf {
+    with_suffix(path, ".lock")
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// An exclusive lock on an output file for the life of a run (see the
+/// module docs for why `flock` on a side file). Dropping it (or the
+/// process ending) releases it.
+#[derive(Debug)]
+pub struct OutputLock {
+    /// The locked side file; `None` for an output that is not a regular
+    /// file (`/dev/null`, a FIFO), which needs no lock.
+    _file: Option<File>,
+}
+
+impl OutputLock {
+    /// Locks `path` (through [`lock_path`]) or fails at once: with
+    /// [`RecordError::Locked`] naming the holder's pid and host if another
+    /// process holds it, or with the filesystem's error if it cannot lock.
+    /// `file` names the file in errors.
+    pub fn acquire(path: &Path, file: &str) -> Result<OutputLock, RecordError> {
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Ok(OutputLock { _file: None });
+        }
+        let lock = lock_path(path);
+        let lock_name = lock.display().to_string();
+        let mut f = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock)
+            .map_err(RecordError::io(&lock_name))?;
+        match f.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = std::io::Read::read_to_string(&mut f, &mut text);
+                let holder = text.trim();
+                return Err(RecordError::Locked {
+                    file: file.to_string(),
+                    holder: if holder.is_empty() {
+                        "holder unknown".to_string()
+                    } else {
+                        holder.to_string()
+                    },
+                });
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(RecordError::Io {
+                    file: format!("{lock_name} (locking; on Lustre mount with -o flock)"),
+                    source: e,
+                })
+            }
+        }
+        // Who holds it, for the message of a second run.
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .ok()
+            .map(|h| h.trim().to_string())
+            .filter(|h| !h.is_empty());
+        let holder = match host {
+            Some(h) => format!("pid {} on {h}\n", std::process::id()),
+            None => format!("pid {}\n", std::process::id()),
+        };
+        f.set_len(0)
+            .and_then(|()| f.write_all(holder.as_bytes()))
+            .and_then(|()| f.flush())
+            .map_err(RecordError::io(&lock_name))?;
+        Ok(OutputLock { _file: Some(f) })
+    }
+}
+
+/// Writes `text` to `path` whole or not at all (a temp file renamed over
+/// it), for the rewrites of [`AppendLog`] and the sidecar.
+fn replace_file(path: &Path, text: &str, file: &str) -> Result<(), RecordError> {
+    let tmp = with_suffix(path, ".tmp");
+    let result = File::create(&tmp)
+        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|()| f.sync_all()))
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(RecordError::io(file))
+}
+
 /// Refuses to start over an existing, non-empty `path` unless `resume` is
-/// set. Returns whether the file exists (and is to be continued).
+/// set, and refuses a file another run is writing (see [`OutputLock`]).
+/// Returns whether the file exists (and is to be continued).
 pub fn refuse_existing(path: &Path, resume: bool, what: &str) -> Result<bool, RecordError> {
+    drop(OutputLock::acquire(path, &path.display().to_string())?);
     let exists = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
     if exists && !resume {
         return Err(RecordError::Exists {
@@ -241,10 +385,11 @@ impl RunIdentity {
             })
     }
 
-    fn header(&self, tag: &str) -> String {
+    /// The sidecar's text: the tag, then one `key: value` line per field.
+    fn meta(&self, tag: &str) -> String {
         let mut s = format!("{tag}\n");
         for (k, v) in &self.fields {
-            s.push_str(&format!("# {k}: {v}\n"));
+            s.push_str(&format!("{k}: {v}\n"));
         }
         s
     }
@@ -262,9 +407,20 @@ pub struct RecordFormat {
 }
 
 impl RecordFormat {
-    /// The first line.
+    /// The first line of the sidecar (`varia match v1`).
     pub fn tag(&self) -> String {
-        format!("# {} v{}", self.kind, self.version)
+        format!("{} v{}", self.kind, self.version)
+    }
+
+    /// The first line of a file of an older version, which held the
+    /// identity on top (`# varia match v1`).
+    pub fn legacy_tag(&self) -> String {
+        format!("# {}", self.tag())
+    }
+
+    /// The text of `FILE.meta` for the run `identity`.
+    pub fn meta_text(&self, identity: &RunIdentity) -> String {
+        identity.meta(&self.tag())
     }
 
     fn column_line(&self, columns: &[&str]) -> String {
@@ -302,94 +458,97 @@ pub struct Record {
     pub lines: Vec<Line>,
     /// Bytes of complete lines (a torn last line is beyond).
     pub complete_len: u64,
-    /// Bytes of the header block (tag, identity, column names).
+    /// Bytes before the first row: the column names (and, in a file of an
+    /// older version, the tag and identity lines above them).
     pub header_len: u64,
     header_lines: usize,
 }
 
 impl Record {
-    /// Parses the text of a record file of `format`; `file` names it in errors.
+    /// Parses the text of a record file of `format` that carries its
+    /// identity on top, as older versions wrote it (first line `# KIND vN`,
+    /// then `# key: value` lines). Text of today's layout (no identity on
+    /// top) parses with an empty identity: read it with its sidecar through
+    /// [`Record::read`] or [`Record::parse_with_meta`]. `file` names it in
+    /// errors.
     pub fn parse(text: &str, format: &RecordFormat, file: &str) -> Result<Record, RecordError> {
-        let tag = format.tag();
+        if !text.starts_with('#') {
+            return body(text, RunIdentity::new(), 0, 0, format, file);
+        }
+        let tag = format.legacy_tag();
         let wrong_kind = || RecordError::WrongKind {
             file: file.to_string(),
             kind: format.kind.to_string(),
             tag: tag.clone(),
         };
-        let mut offset = 0u64;
-        let mut lines = text.split_inclusive('\n').filter(|l| l.ends_with('\n'));
-        let first = lines.next().ok_or_else(wrong_kind)?;
-        offset += first.len() as u64;
-        if first.trim_end() != tag {
+        let mut offset = 0;
+        let mut number = 0;
+        let mut identity = RunIdentity::new();
+        for line in text.split_inclusive('\n').filter(|l| l.ends_with('\n')) {
+            let t = line.trim_end_matches(['\n', '\r']);
+            if number == 0 {
+                if t.trim_end() != tag {
+                    return Err(wrong_kind());
+                }
+            } else if let Some(field) = t.strip_prefix('#') {
+                let (k, v) = field
+                    .split_once(':')
+                    .ok_or_else(|| RecordError::BadHeaderLine {
+                        file: file.to_string(),
+                        line: number + 1,
+                        text: t.to_string(),
+                    })?;
+                identity.set(k.trim(), v.trim());
+            } else {
+                break;
+            }
+            number += 1;
+            offset += line.len();
+        }
+        if number == 0 {
             return Err(wrong_kind());
         }
-        let mut identity = RunIdentity::new();
-        let mut number = 1;
-        let mut columns = None;
-        for line in lines.by_ref() {
-            number += 1;
-            offset += line.len() as u64;
-            let t = line.trim_end_matches(['\n', '\r']);
-            let Some(field) = t.strip_prefix('#') else {
-                columns = Some(t.to_string());
-                break;
-            };
-            let (k, v) = field
-                .split_once(':')
-                .ok_or_else(|| RecordError::BadHeaderLine {
-                    file: file.to_string(),
-                    line: number,
-                    text: t.to_string(),
-                })?;
-            identity.set(k.trim(), v.trim());
-        }
-        let columns = columns.ok_or_else(|| RecordError::NoColumns {
-            file: file.to_string(),
-        })?;
-        let header_lines = number;
-        let header_len = offset;
-        let mut names: Vec<String> = columns.split(',').map(|c| c.trim().to_string()).collect();
-        if format.checksum && names.last().map(String::as_str) == Some(CHECK_COLUMN) {
-            names.pop();
-        }
-        let mut body = Vec::new();
-        for line in lines {
-            number += 1;
-            offset += line.len() as u64;
-            let t = line.trim_end_matches(['\n', '\r']);
-            let comment = t.starts_with('#') || t.trim().is_empty();
-            let text = if format.checksum && !comment {
-                verified(t).ok_or_else(|| RecordError::Checksum {
-                    file: file.to_string(),
-                    line: number,
-                })?
-            } else {
-                t
-            };
-            body.push(Line {
-                number,
-                text: text.to_string(),
-                comment,
-                end: offset,
-            });
-        }
-        Ok(Record {
+        body(
+            &text[offset..],
             identity,
-            columns: names,
-            lines: body,
-            complete_len: offset,
-            header_len,
-            header_lines,
-        })
+            number,
+            offset as u64,
+            format,
+            file,
+        )
     }
 
-    /// Reads and parses `path`.
+    /// Parses a record file of today's layout: `meta`, the text of its
+    /// sidecar `FILE.meta` (the tag, then `key: value` lines), and `text`,
+    /// the CSV's. `file` names the CSV in errors.
+    pub fn parse_with_meta(
+        meta: &str,
+        text: &str,
+        format: &RecordFormat,
+        file: &str,
+    ) -> Result<Record, RecordError> {
+        let identity = parse_meta(meta, format, file)?;
+        body(text, identity, 0, 0, format, file)
+    }
+
+    /// Reads and parses `path` with its sidecar [`meta_path`], or a file of
+    /// an older version with the identity on top (gzip is read too).
     pub fn read(path: &Path, format: &RecordFormat, file: &str) -> Result<Record, RecordError> {
         let bytes = search::input::read(path).map_err(RecordError::io(file))?;
         let text = String::from_utf8(bytes).map_err(|_| RecordError::NotUtf8 {
             file: file.to_string(),
         })?;
-        Record::parse(&text, format, file)
+        if text.starts_with('#') {
+            return Record::parse(&text, format, file);
+        }
+        let meta = meta_path(path);
+        let Some(meta_text) = read_text(&meta, file)? else {
+            return Err(RecordError::NoMeta {
+                file: file.to_string(),
+                meta: meta.display().to_string(),
+            });
+        };
+        Record::parse_with_meta(&meta_text, &text, format, file)
     }
 
     /// Checks the column names.
@@ -410,7 +569,8 @@ impl Record {
     }
 
     /// The rows as CSV text: the column names, then each line at its own
-    /// line number (the header block as blank `#` lines), checksums removed;
+    /// line number (an older file's identity lines as blank `#` lines),
+    /// checksums removed;
     /// for a CSV reader with `comment(Some(b'#'))`, whose reported line
     /// numbers are then the file's.
     pub fn csv_text(&self) -> String {
@@ -425,6 +585,102 @@ impl Record {
     }
 }
 
+/// The text of `path`, `None` if it does not exist.
+fn read_text(path: &Path, file: &str) -> Result<Option<String>, RecordError> {
+    match search::input::read(path) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| RecordError::NotUtf8 {
+                file: file.to_string(),
+            }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(RecordError::io(file)(e)),
+    }
+}
+
+/// The identity in a sidecar's text (its first line must be `format`'s tag).
+fn parse_meta(meta: &str, format: &RecordFormat, file: &str) -> Result<RunIdentity, RecordError> {
+    let tag = format.tag();
+    let mut lines = meta.lines();
+    if lines.next().map(str::trim_end) != Some(tag.as_str()) {
+        return Err(RecordError::WrongKind {
+            file: file.to_string(),
+            kind: format.kind.to_string(),
+            tag,
+        });
+    }
+    let mut identity = RunIdentity::new();
+    for (i, t) in lines.enumerate() {
+        if t.trim().is_empty() {
+            continue;
+        }
+        let (k, v) = t
+            .split_once(':')
+            .ok_or_else(|| RecordError::BadHeaderLine {
+                file: file.to_string(),
+                line: i + 2,
+                text: t.to_string(),
+            })?;
+        identity.set(k.trim(), v.trim());
+    }
+    Ok(identity)
+}
+
+/// Parses the CSV part of a record file: `text` starts with the column
+/// names, which are line `before + 1` of the file at byte `offset`.
+fn body(
+    text: &str,
+    identity: RunIdentity,
+    before: usize,
+    offset: u64,
+    format: &RecordFormat,
+    file: &str,
+) -> Result<Record, RecordError> {
+    let mut lines = text.split_inclusive('\n').filter(|l| l.ends_with('\n'));
+    let columns = lines.next().ok_or_else(|| RecordError::NoColumns {
+        file: file.to_string(),
+    })?;
+    let mut offset = offset + columns.len() as u64;
+    let header_len = offset;
+    let mut names: Vec<String> = columns
+        .trim_end_matches(['\n', '\r'])
+        .split(',')
+        .map(|c| c.trim().to_string())
+        .collect();
+    if format.checksum && names.last().map(String::as_str) == Some(CHECK_COLUMN) {
+        names.pop();
+    }
+    let mut body = Vec::new();
+    // The column names are line `before + 1`; the rows follow.
+    for (number, line) in (before + 2..).zip(lines) {
+        offset += line.len() as u64;
+        let t = line.trim_end_matches(['\n', '\r']);
+        let comment = t.starts_with('#') || t.trim().is_empty();
+        let text = if format.checksum && !comment {
+            verified(t).ok_or_else(|| RecordError::Checksum {
+                file: file.to_string(),
+                line: number,
+            })?
+        } else {
+            t
+        };
+        body.push(Line {
+            number,
+            text: text.to_string(),
+            comment,
+            end: offset,
+        });
+    }
+    Ok(Record {
+        identity,
+        columns: names,
+        lines: body,
+        complete_len: offset,
+        header_len,
+        header_lines: before + 1,
+    })
+}
+
 /// The row text of a checksummed line, if its checksum matches.
 fn verified(line: &str) -> Option<&str> {
     let (row, sum) = line.rsplit_once(',')?;
@@ -432,22 +688,26 @@ fn verified(line: &str) -> Option<&str> {
     (sum == checksum(row)).then_some(row)
 }
 
-/// A record file open for appending.
+/// A record file open for appending, locked for as long as it is open.
 #[derive(Debug)]
 pub struct AppendLog {
     file: File,
     path: PathBuf,
     name: String,
     checksum: bool,
+    _lock: OutputLock,
 }
 
 impl AppendLog {
-    /// Opens `path` for the run `identity`, with `columns`. A missing or
-    /// empty file is created with the header. An existing one must be of
-    /// `format` and of this run (else the error names the first differing
-    /// field, and the file is left as it is); a torn last line is cut off.
-    /// Returns the log and, for an existing file, what it holds. `file`
-    /// names the file in errors.
+    /// Opens `path` for the run `identity`, with `columns`, and locks it
+    /// ([`OutputLock`]: a file another run is writing is refused at once).
+    /// A missing or empty file is created with the column names and its
+    /// sidecar `FILE.meta`. An existing one must be of `format` and of this
+    /// run (else the error names the first differing field, and the file is
+    /// left as it is); a torn last line is cut off, and a file of an older
+    /// version (identity on top) is converted to today's layout. Returns the
+    /// log and, for an existing file, what it holds. `file` names the file
+    /// in errors.
     pub fn open(
         path: &Path,
         format: &RecordFormat,
@@ -455,35 +715,35 @@ impl AppendLog {
         columns: &[&str],
         file: &str,
     ) -> Result<(AppendLog, Option<Record>), RecordError> {
-        let mut head = identity.header(&format.tag());
-        head.push_str(&format.column_line(columns));
-        head.push('\n');
-        let text = match search::input::read(path) {
-            Ok(bytes) => String::from_utf8(bytes).map_err(|_| RecordError::NotUtf8 {
-                file: file.to_string(),
-            })?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(RecordError::io(file)(e)),
-        };
-        // Empty, or a header cut short by a crash: start afresh.
-        let record = if !head.starts_with(&text) {
-            let record = Record::parse(&text, format, file)?;
-            if let Some(d) = identity.first_difference(&record.identity, &[]) {
-                return Err(RecordError::OtherRun {
-                    file: file.to_string(),
-                    field: d.field,
-                    in_file: d.theirs,
-                    this_run: d.ours,
-                });
-            }
-            record.expect_columns(columns, file)?;
-            Some(record)
-        } else {
-            let mut f = File::create(path).map_err(RecordError::io(file))?;
-            f.write_all(head.as_bytes())
-                .and_then(|()| f.flush())
-                .map_err(RecordError::io(file))?;
+        let lock = OutputLock::acquire(path, file)?;
+        let head = format.column_line(columns) + "\n";
+        let meta = meta_path(path);
+        let mut text = read_text(path, file)?.unwrap_or_default();
+        if text.starts_with('#') {
+            // An older version's file: check it as it is, then move its
+            // identity to the sidecar (sidecar first: a crash in between
+            // leaves the old file, converted again next time).
+            let old = Record::parse(&text, format, file)?;
+            check_run(&old, identity, columns, file)?;
+            replace_file(&meta, &format.meta_text(&old.identity), file)?;
+            text = format!("{head}{}", &text[old.header_len as usize..]);
+            replace_file(path, &text, file)?;
+        }
+        // Empty, or column names cut short by a crash: start afresh.
+        let record = if head.starts_with(&text) {
+            replace_file(&meta, &format.meta_text(identity), file)?;
+            replace_file(path, &head, file)?;
             None
+        } else {
+            let Some(meta_text) = read_text(&meta, file)? else {
+                return Err(RecordError::NoMeta {
+                    file: file.to_string(),
+                    meta: meta.display().to_string(),
+                });
+            };
+            let record = Record::parse_with_meta(&meta_text, &text, format, file)?;
+            check_run(&record, identity, columns, file)?;
+            Some(record)
         };
         let mut log = AppendLog {
             file: OpenOptions::new()
@@ -493,11 +753,36 @@ impl AppendLog {
             path: path.to_path_buf(),
             name: file.to_string(),
             checksum: format.checksum,
+            _lock: lock,
         };
         if let Some(r) = &record {
             log.truncate(r.complete_len)?;
         }
         Ok((log, record))
+    }
+
+    /// Opens `path` as a new, empty record file for the run `identity`
+    /// (whatever it held is dropped), locked as [`AppendLog::open`] locks it.
+    pub fn create(
+        path: &Path,
+        format: &RecordFormat,
+        identity: &RunIdentity,
+        columns: &[&str],
+        file: &str,
+    ) -> Result<AppendLog, RecordError> {
+        let lock = OutputLock::acquire(path, file)?;
+        replace_file(&meta_path(path), &format.meta_text(identity), file)?;
+        replace_file(path, &(format.column_line(columns) + "\n"), file)?;
+        Ok(AppendLog {
+            file: OpenOptions::new()
+                .append(true)
+                .open(path)
+                .map_err(RecordError::io(file))?,
+            path: path.to_path_buf(),
+            name: file.to_string(),
+            checksum: format.checksum,
+            _lock: lock,
+        })
     }
 
     /// Cuts the file to its first `len` bytes (a torn line, or a partial
@@ -539,8 +824,56 @@ impl AppendLog {
     }
 }
 
-/// Writes a whole record file (header, columns, rows with their checksums)
-/// to `out`.
+/// A file of this run: its identity is `identity` and its columns are
+/// `columns` (else the error names the first differing field).
+fn check_run(
+    record: &Record,
+    identity: &RunIdentity,
+    columns: &[&str],
+    file: &str,
+) -> Result<(), RecordError> {
+    if let Some(d) = identity.first_difference(&record.identity, &[]) {
+        return Err(RecordError::OtherRun {
+            file: file.to_string(),
+            field: d.field,
+            in_file: d.theirs,
+            this_run: d.ours,
+        });
+    }
+    record.expect_columns(columns, file)
+}
+
+/// Writes a whole record file, `path` and its sidecar [`meta_path`], each
+/// whole or not at all.
+pub fn write_file(
+    path: &Path,
+    format: &RecordFormat,
+    identity: &RunIdentity,
+    columns: &[&str],
+    rows: impl IntoIterator<Item = String>,
+) -> Result<(), RecordError> {
+    let file = path.display().to_string();
+    let mut text = Vec::new();
+    write_csv(&mut text, format, columns, rows).map_err(RecordError::io(&file))?;
+    replace_file(&meta_path(path), &format.meta_text(identity), &file)?;
+    replace_file(path, &String::from_utf8_lossy(&text), &file)
+}
+
+/// Writes the CSV of a record file (column names, rows with their
+/// checksums) to `out`; its identity goes to the sidecar
+/// ([`RecordFormat::meta_text`]).
+pub fn write_csv(
+    out: &mut dyn Write,
+    format: &RecordFormat,
+    columns: &[&str],
+    rows: impl IntoIterator<Item = String>,
+) -> std::io::Result<()> {
+    write_text(out, String::new(), format, columns, rows)
+}
+
+/// Writes a whole record file with its identity on top, as `#` lines (the
+/// older layout, for a stream such as stdout that has no sidecar; every
+/// reader here still takes it).
 pub fn write_all(
     out: &mut dyn Write,
     format: &RecordFormat,
@@ -548,7 +881,20 @@ pub fn write_all(
     columns: &[&str],
     rows: impl IntoIterator<Item = String>,
 ) -> std::io::Result<()> {
-    let mut text = identity.header(&format.tag());
+    let mut head = format!("{}\n", format.legacy_tag());
+    for (k, v) in identity.fields() {
+        head.push_str(&format!("# {k}: {v}\n"));
+    }
+    write_text(out, head, format, columns, rows)
+}
+
+fn write_text(
+    out: &mut dyn Write,
+    mut text: String,
+    format: &RecordFormat,
+    columns: &[&str],
+    rows: impl IntoIterator<Item = String>,
+) -> std::io::Result<()> {
     text.push_str(&format.column_line(columns));
     text.push('\n');
     for row in rows {
@@ -598,25 +944,103 @@ mod tests {
         log.append("2,y").unwrap();
         drop(log);
         let mut text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.starts_with("# varia test v1\n# variant: chess\n# depth: 5\na,b,check\n1,x,"));
+        // The CSV opens with its column names; the identity is beside it.
+        assert!(text.starts_with("a,b,check\n1,x,"), "{text}");
+        assert_eq!(
+            std::fs::read_to_string(meta_path(&path)).unwrap(),
+            "varia test v1\nvariant: chess\ndepth: 5\n"
+        );
         let whole = text.len() as u64;
         text.push_str("3,z,12");
         std::fs::write(&path, &text).unwrap();
         let (_, old) = AppendLog::open(&path, &FORMAT, &identity(5), &["a", "b"], "r").unwrap();
         let old = old.unwrap();
-        // A header cut short is written again.
+        // Column names cut short are written again.
         let torn = dir.path().join("torn.csv");
-        std::fs::write(&torn, "# varia test v1\n# vari").unwrap();
+        std::fs::write(&torn, "a,b,ch").unwrap();
         let (_, none) = AppendLog::open(&torn, &FORMAT, &identity(5), &["a", "b"], "t").unwrap();
         assert!(none.is_none());
-        assert!(std::fs::read_to_string(&torn)
-            .unwrap()
-            .ends_with("a,b,check\n"));
+        assert_eq!(std::fs::read_to_string(&torn).unwrap(), "a,b,check\n");
         let rows: Vec<&str> = old.lines.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(rows, ["1,x", "# note", "2,y"]);
-        assert_eq!(old.lines[2].number, 7);
+        assert_eq!(old.lines[2].number, 4);
         assert_eq!(std::fs::metadata(&path).unwrap().len(), whole);
-        assert_eq!(old.csv_text().lines().nth(6), Some("2,y"));
+        assert_eq!(old.csv_text().lines().nth(3), Some("2,y"));
+        assert_eq!(
+            Record::read(&path, &FORMAT, "r").unwrap().identity,
+            identity(5)
+        );
+    }
+
+    #[test]
+    fn a_file_of_an_older_version_resumes_converted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.csv");
+        let rows = format!(
+            "{}\n# note\n{}\n",
+            with_checksum("1,x"),
+            with_checksum("2,y")
+        );
+        let old = format!("# varia test v1\n# variant: chess\n# depth: 5\na,b,check\n{rows}3,z");
+        std::fs::write(&path, &old).unwrap();
+        // Still read as it is.
+        let r = Record::read(&path, &FORMAT, "old").unwrap();
+        assert_eq!((r.identity.clone(), r.lines.len()), (identity(5), 3));
+        assert_eq!(r.lines[0].number, 5);
+        // Another run is refused before anything changes.
+        let e = AppendLog::open(&path, &FORMAT, &identity(6), &["a", "b"], "old").unwrap_err();
+        assert!(
+            e.to_string().contains("its depth is 5, this run's is 6"),
+            "{e}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+        assert!(!meta_path(&path).exists());
+        // The same run converts it and goes on.
+        let (mut log, r) =
+            AppendLog::open(&path, &FORMAT, &identity(5), &["a", "b"], "old").unwrap();
+        let r = r.unwrap();
+        assert_eq!(r.lines.iter().filter(|l| !l.comment).count(), 2);
+        log.append("3,z").unwrap();
+        drop(log);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, format!("a,b,check\n{rows}{}\n", with_checksum("3,z")));
+        assert_eq!(
+            Record::read(&path, &FORMAT, "old").unwrap().identity,
+            identity(5)
+        );
+    }
+
+    #[test]
+    fn a_second_writer_is_refused_while_the_first_holds_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let (mut log, _) = AppendLog::open(&path, &FORMAT, &identity(5), &["a"], "r.csv").unwrap();
+        log.append("1").unwrap();
+        // A lock is per open file: a second open, even in this process,
+        // conflicts as another process's would.
+        let e = AppendLog::open(&path, &FORMAT, &identity(5), &["a"], "r.csv").unwrap_err();
+        let pid = std::process::id();
+        assert!(
+            e.to_string()
+                .starts_with(&format!("r.csv is being written by another run (pid {pid}")),
+            "{e}"
+        );
+        let e = refuse_existing(&path, true, "match").unwrap_err();
+        assert!(matches!(e, RecordError::Locked { .. }), "{e}");
+        let e = AppendLog::create(&path, &FORMAT, &identity(5), &["a"], "r.csv").unwrap_err();
+        assert!(matches!(e, RecordError::Locked { .. }), "{e}");
+        log.append("2").unwrap();
+        drop(log);
+        let r = Record::read(&path, &FORMAT, "r.csv").unwrap();
+        let rows: Vec<&str> = r.lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(rows, ["1", "2"]);
+        // Released with the log.
+        let (_, again) = AppendLog::open(&path, &FORMAT, &identity(5), &["a"], "r.csv").unwrap();
+        assert_eq!(again.unwrap().lines.len(), 2);
+        // The identity must stay with the CSV.
+        std::fs::remove_file(meta_path(&path)).unwrap();
+        let e = Record::read(&path, &FORMAT, "r.csv").unwrap_err();
+        assert!(e.to_string().contains("r.csv.meta is missing"), "{e}");
     }
 
     #[test]
@@ -656,15 +1080,18 @@ mod tests {
         let e = AppendLog::open(&path, &FORMAT, &identity(5), &["a"], "r.csv").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "r.csv: line 5: checksum mismatch (the row was changed after it was written)"
+            "r.csv: line 2: checksum mismatch (the row was changed after it was written)"
         );
-        std::fs::write(&path, "a,b\n1,2\n").unwrap();
+        std::fs::write(meta_path(&path), "varia other v1\n").unwrap();
         let e = AppendLog::open(&path, &FORMAT, &identity(5), &["a"], "r.csv").unwrap_err();
         assert!(
             e.to_string()
-                .contains("is not a varia test (its first line should be \"# varia test v1\")"),
+                .contains("is not a varia test (its first line should be \"varia test v1\")"),
             "{e}"
         );
+        std::fs::write(&path, "# varia other v1\na\n").unwrap();
+        let e = AppendLog::open(&path, &FORMAT, &identity(5), &["a"], "r.csv").unwrap_err();
+        assert!(e.to_string().contains("\"# varia test v1\""), "{e}");
     }
 
     #[test]

@@ -29,8 +29,8 @@ pub const GAME_COLUMNS: [&str; 12] = [
     "moves",
 ];
 
-/// The per-game CSV as a [`record`] file: tagged `# varia match v1`, the
-/// match's identity on top, a checksum per row.
+/// The per-game CSV as a [`record`] file: the match's identity in the
+/// sidecar `FILE.meta` (tagged `varia match v1`), a checksum per row.
 pub const GAMES_FORMAT: RecordFormat = RecordFormat {
     kind: "varia match",
     version: 1,
@@ -201,20 +201,18 @@ pub fn read_games(path: &Path) -> Result<Vec<GameRow>, ResultsError> {
     read_games_file(path).map(|f| f.rows)
 }
 
-/// Writes a whole per-game CSV: `identity`, then `rows` with checksums.
+/// Writes a whole per-game CSV: `rows` with checksums, and `identity` in
+/// its sidecar `FILE.meta`.
 pub fn write_games(
     path: &Path,
     identity: &RunIdentity,
     rows: &[GameRow],
 ) -> Result<(), ResultsError> {
-    let file = path.display().to_string();
     let lines = rows
         .iter()
         .map(GameRow::csv_line)
         .collect::<Result<Vec<_>, _>>()?;
-    std::fs::File::create(path)
-        .and_then(|mut f| record::write_all(&mut f, &GAMES_FORMAT, identity, &GAME_COLUMNS, lines))
-        .map_err(|source| RecordError::Io { file, source })?;
+    record::write_file(path, &GAMES_FORMAT, identity, &GAME_COLUMNS, lines)?;
     Ok(())
 }
 
@@ -497,7 +495,12 @@ mod tests {
         assert_eq!(rows[1].game, 2);
         let (_, rows) = GameWriter::open(&path, &id).unwrap();
         assert_eq!(rows.len(), 2);
-        std::fs::write(&path, "not,a,results,file\n1,2,3,4\n").unwrap();
+        // The CSV opens with its column names; the identity is beside it.
+        assert!(text.starts_with("game,round,pair,"), "{text}");
+        std::fs::write(&path, "not,a,results,file\n").unwrap();
+        let e = read_games(&path).unwrap_err().to_string();
+        assert!(e.contains("columns are \"not,a,results,file\""), "{e}");
+        std::fs::write(record::meta_path(&path), "varia perft part v2\n").unwrap();
         let e = read_games(&path).unwrap_err().to_string();
         assert!(e.contains("is not a varia match"), "{e}");
     }
@@ -515,15 +518,15 @@ mod tests {
         let e = read_games(&path).unwrap_err().to_string();
         assert!(
             e.ends_with(
-                "games.csv: line 4: checksum mismatch (the row was changed after it was written)"
+                "games.csv: line 2: checksum mismatch (the row was changed after it was written)"
             ),
             "{e}"
         );
         let line = "1,1,1,chess,startpos,a,b,2-0,checkmate,10,0.5,e2e4";
-        let head: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
+        let head: String = text.lines().take(1).map(|l| format!("{l}\n")).collect();
         std::fs::write(&path, format!("{head}{}\n", record::with_checksum(line))).unwrap();
         let e = read_games(&path).unwrap_err().to_string();
-        assert!(e.contains("games.csv: line 4: "), "{e}");
+        assert!(e.contains("games.csv: line 2: "), "{e}");
     }
 
     #[test]

@@ -385,15 +385,20 @@ fn open_results(
     Ok((Some(writer), rows))
 }
 
-/// Opens the PGN file for appending. When resuming, the CSV is the record:
+/// The PGN file open for appending, locked for the run like the CSV.
+type PgnOut = (std::fs::File, record::OutputLock);
+
+/// Opens the PGN file for appending, and locks it (a PGN another run
+/// writes is refused). When resuming, the CSV is the record:
 /// the PGN is rebuilt from its rows, so that a crash between the two
 /// writes neither loses nor repeats a game.
 fn open_pgn(
     cfg: &MatchConfig,
     games: &[GameSpec],
     rows: &[GameRow],
-) -> Result<Option<std::fs::File>, MatchError> {
+) -> Result<Option<PgnOut>, MatchError> {
     let Some(p) = &cfg.pgn else { return Ok(None) };
+    let lock = record::OutputLock::acquire(p, &p.display().to_string())?;
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -421,7 +426,7 @@ fn open_pgn(
         }
         f.flush().map_err(io_error(p))?;
     }
-    Ok(Some(f))
+    Ok(Some((f, lock)))
 }
 
 /// The match so far: rows, their tally, and the SPRT's decision.
@@ -503,7 +508,7 @@ fn play(
     factory: &PlayerFactory,
     todo: &[GameSpec],
     mut writer: Option<GameWriter>,
-    mut pgn_file: Option<std::fs::File>,
+    mut pgn_file: Option<PgnOut>,
     state: &mut Standing,
     progress: &mut dyn FnMut(&Standing),
 ) -> Result<(), MatchError> {
@@ -533,7 +538,7 @@ fn play(
                     stop.store(true, Ordering::Relaxed);
                 }
             }
-            if let Some(f) = pgn_file.as_mut() {
+            if let Some((f, _)) = pgn_file.as_mut() {
                 let text = pgn::write_game(&record, cfg.pgn_variant_names);
                 if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
                     failure.get_or_insert(MatchError::WritingPgn(e));

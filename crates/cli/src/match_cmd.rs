@@ -87,7 +87,7 @@ pub struct Args {
     #[arg(long, value_name = "C")]
     pub concurrency: Option<usize>,
 
-    /// Opening file: EPD/FEN lines (optionally `FEN moves m1 m2 ...`) or PGN
+    /// Opening file: FEN/EPD lines (optionally `FEN moves m1 m2 ...`) or PGN
     /// (`.pgn`). Default: data/openings/<variant>.epd if present, else the
     /// start position.
     #[arg(long, value_name = "FILE")]

@@ -1,19 +1,22 @@
 //! `varia openings`: a balanced opening book for matches. Random lines of a
 //! few plies from the start position are kept only when a shallow search of
 //! the position they reach finds it near balanced (|score| below a margin
-//! for the side to move), and only once each. The output is EPD lines
-//! `FEN moves m1 m2 ...` (the start FEN and the line in UCI, which the match
-//! runner reads) or plain FENs of the final positions.
+//! for the side to move), and only once each. The output is, by default,
+//! one FEN a line (the position each line reaches), with no comment line:
+//! cutechess-cli and fastchess read such a file as a `format=epd` book as
+//! it is, and so does `varia match`. `--format lines` writes varia's own
+//! `START_FEN moves m1 m2 ...` form instead (the line in UCI, which only
+//! varia reads; it keeps the line's positions as repetition history).
 //!
 //! The result depends only on the arguments: candidates are drawn from a
 //! seeded generator in a fixed order, every search is single-threaded with a
 //! freshly cleared table, and candidates are accepted in draw order however
 //! many threads evaluate them.
 //!
-//! `--from BOOK` skips the generation and rewrites an existing book (EPD
-//! lines or PGN, as `varia match` reads them) in `--format`: cutechess-cli
-//! and fastchess take `format=epd` books of positions, not of lines, so a
-//! gauntlet through them plays the project's books as FENs of the positions
+//! `--from BOOK` skips the generation and rewrites an existing book (FEN or
+//! `FEN moves ...` lines, or PGN, as `varia match` reads them) in
+//! `--format`: books of lines (as older versions wrote them, under a `#`
+//! comment line, which cutechess-cli rejects) become books of the positions
 //! the lines reach.
 
 use anyhow::{anyhow, bail, Context as _};
@@ -35,20 +38,13 @@ const MAX_TRIES_PER_OPENING: usize = 2000;
 /// Output format.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OutputFormat {
-    /// `START_FEN moves m1 m2 ...`.
+    /// The FEN of the position reached, one a line: an EPD book for
+    /// cutechess-cli, fastchess and varia (`epd` is the same).
     #[default]
-    Epd,
-    /// The FEN of the position reached.
+    #[value(alias = "epd")]
     Fen,
-}
-
-impl OutputFormat {
-    /// The name `--format` takes, from clap's own spelling of it.
-    fn name(self) -> String {
-        use clap::ValueEnum as _;
-        self.to_possible_value()
-            .map_or_else(String::new, |v| v.get_name().to_string())
-    }
+    /// `START_FEN moves m1 m2 ...`, which only varia reads.
+    Lines,
 }
 
 /// Arguments of `varia openings`.
@@ -56,8 +52,8 @@ impl OutputFormat {
 #[command(after_help = "\
 Examples:
   varia openings --variant suicide --plies 8 --count 300 --seed 1 > data/openings/suicide.epd
-  varia openings --variant atomic --depth 8 --margin 30 --format fen --out atomic-fens.epd
-  varia openings --variant suicide --from data/openings/suicide.epd --format fen --out suicide-fens.epd")]
+  varia openings --variant atomic --depth 8 --margin 30 --format lines --out atomic-lines.txt
+  varia openings --variant suicide --from old-lines-book.epd --out suicide.epd")]
 pub struct Args {
     #[arg(long, value_name = "VARIANT", help = crate::variant_arg::help(""))]
     pub variant: VariantKind,
@@ -82,9 +78,10 @@ pub struct Args {
     #[arg(long, value_name = "CP", default_value_t = 50)]
     pub margin: i32,
 
-    /// Output lines: `epd` (start FEN, `moves`, the line) or `fen` (the
-    /// position reached).
-    #[arg(long, value_enum, default_value_t = OutputFormat::Epd)]
+    /// Output lines: `fen` (the position reached; an EPD book for
+    /// cutechess-cli and fastchess; `epd` is the same) or `lines` (start
+    /// FEN, `moves`, the line, which only varia reads).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Fen)]
     pub format: OutputFormat,
 
     /// Rewrite this book (EPD/FEN lines, or PGN if it ends in `.pgn`) in
@@ -144,15 +141,16 @@ fn balance(c: &VariantGame, depth: u32, params: &EvalParams, shared: &mut Shared
     })
 }
 
-/// One book line in `format`.
+/// One book line in `format` (a position without moves is its FEN in
+/// either).
 fn book_line(game: &VariantGame, format: OutputFormat) -> String {
     match format {
-        OutputFormat::Epd => format!(
+        OutputFormat::Lines if !game.uci_moves().is_empty() => format!(
             "{} moves {}\n",
             game.start_fen(),
             game.uci_moves().join(" ")
         ),
-        OutputFormat::Fen => format!("{}\n", game.fen()),
+        OutputFormat::Lines | OutputFormat::Fen => format!("{}\n", game.fen()),
     }
 }
 
@@ -181,12 +179,8 @@ fn report(args: &Args, line: impl FnOnce() -> String) {
 fn convert(args: &Args, book: &Path) -> anyhow::Result<ExitCode> {
     let kind = args.variant;
     let openings = arena::openings::load(book, kind).map_err(|e| anyhow!("{e}"))?;
-    let mut text = format!(
-        "# varia openings --variant {} --from {} --format {}\n",
-        kind.name(),
-        book.display(),
-        args.format.name()
-    );
+    // No comment line: cutechess-cli takes it for a bad FEN.
+    let mut text = String::new();
     for o in &openings {
         // `load` has checked every line, so this cannot fail on its output;
         // the error still names the entry rather than panicking.
@@ -273,20 +267,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
 
-    let mut text = format!(
-        "# varia openings --variant {} --plies {} --count {} --seed {} --depth {} --margin {}{}\n",
-        kind.name(),
-        args.plies,
-        args.count,
-        args.seed,
-        args.depth,
-        args.margin,
-        if args.format == OutputFormat::Fen {
-            " --format fen"
-        } else {
-            ""
-        }
-    );
+    // No comment line: cutechess-cli takes it for a bad FEN.
+    let mut text = String::new();
     for c in &kept {
         text.push_str(&book_line(c, args.format));
     }

@@ -30,6 +30,21 @@ fn uci_over_stdin_and_stdout() {
 }
 
 #[test]
+fn uci_quit_piped_after_go_prints_the_bestmove() {
+    // The scripts: a shell pipe with `quit` right after `go`.
+    for go in [
+        "go depth 20",
+        "go nodes -5",
+        "go movetime 100",
+        "go infinite",
+    ] {
+        let out = session("uci", &format!("uci\nposition startpos\n{go}\nquit\n"));
+        let last = out.lines().last().unwrap_or_default();
+        assert!(last.starts_with("bestmove "), "{go}: {out}");
+    }
+}
+
+#[test]
 fn uci_quit_while_searching_exits_at_once() {
     let mut child = spawn_varia(&["uci"], Stdio::piped(), Stdio::piped(), Stdio::inherit());
     let mut stdin = child.stdin.take().expect("stdin");
@@ -42,10 +57,15 @@ fn uci_quit_while_searching_exits_at_once() {
     }
     let t = std::time::Instant::now();
     stdin.write_all(b"quit\n").expect("write");
-    // stdin stays open: quit alone must end the process.
+    // stdin stays open: quit alone must end the process, after the
+    // stopped search's bestmove.
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).expect("read");
     let status = child.wait().expect("exits");
     assert!(status.success());
     assert!(t.elapsed() < std::time::Duration::from_secs(10));
+    let last = rest.lines().last().unwrap_or_default();
+    assert!(last.starts_with("bestmove "), "{rest}");
     drop(stdin);
 }
 

@@ -77,6 +77,31 @@ fn shipped_opening_books_load_for_every_variant() {
         let distinct: std::collections::HashSet<String> =
             list.iter().map(|o| o.describe()).collect();
         assert_eq!(distinct.len(), list.len(), "{kind}: duplicate openings");
+        // Plain FEN lines, as cutechess-cli and fastchess read an EPD book:
+        // no comment line, no moves (before: `# ...`, then `FEN moves ...`).
+        let text = std::fs::read_to_string(&p).expect("book reads");
+        for (i, line) in text.lines().enumerate() {
+            assert!(
+                !line.starts_with('#') && !line.contains(" moves "),
+                "{kind}: line {}: {line}",
+                i + 1
+            );
+            assert_eq!(
+                line.split_whitespace().count(),
+                fen_fields(kind),
+                "{kind}: {line}"
+            );
+        }
+    }
+}
+
+/// Fields of a FEN of `kind` in varia's dialect (threecheck's remaining
+/// checks come before the clocks).
+fn fen_fields(kind: VariantKind) -> usize {
+    if kind == VariantKind::ThreeCheck {
+        7
+    } else {
+        6
     }
 }
 
@@ -84,37 +109,53 @@ fn shipped_opening_books_load_for_every_variant() {
 fn a_book_rewritten_from_lines_to_positions_reaches_the_same_positions() {
     let dir = tempfile::tempdir().expect("temp dir");
     for kind in VariantKind::ALL {
-        let book = default_openings(kind);
-        let lines = arena::openings::load(&book, kind).expect("shipped book loads");
-        // `varia openings --from BOOK --format FORMAT`, then `rest`.
-        let convert = |format: &str, rest: &[&str]| {
+        // A book of lines, as older versions wrote (and shipped) them: a
+        // comment line, then `START_FEN moves ...`.
+        let book = dir.path().join(format!("{}.lines.epd", kind.name()));
+        let generated = ok_stdout(&varia(&[
+            "openings",
+            "--variant",
+            kind.name(),
+            "--plies",
+            "4",
+            "--count",
+            "6",
+            "--depth",
+            "2",
+            "--format",
+            "lines",
+            "--quiet",
+        ]));
+        assert!(
+            generated.lines().all(|l| l.contains(" moves ")),
+            "{generated}"
+        );
+        std::fs::write(&book, format!("# an older book\n{generated}")).expect("write");
+        let lines = arena::openings::load(&book, kind).expect("a book of lines loads");
+        assert_eq!(lines.len(), 6);
+        // `varia openings --from BOOK [--format FORMAT]`.
+        let convert = |format: &[&str]| {
             let mut a = vec!["openings", "--variant", kind.name(), "--from", path(&book)];
-            a.extend(["--format", format]);
-            a.extend_from_slice(rest);
+            a.extend_from_slice(format);
+            a.push("--quiet");
             ok_stdout(&varia(&a))
         };
-        // EPD to EPD gives the book back line for line.
-        let epd = convert("epd", &[]);
-        let original = std::fs::read_to_string(&book).expect("book reads");
-        let body = |t: &str| -> Vec<String> {
-            t.lines()
-                .filter(|l| !l.starts_with('#'))
-                .map(str::to_string)
-                .collect()
-        };
-        assert_eq!(body(&epd), body(&original), "{kind}");
-        // FEN: one position a line, the one the line reaches, read back as
-        // a book of positions without moves.
-        let fens = dir.path().join(format!("{}.fen.epd", kind.name()));
-        convert("fen", &["--out", path(&fens), "--quiet"]);
-        let positions = arena::openings::load(&fens, kind).expect("FEN book loads");
+        // Lines to lines gives the lines back.
+        assert_eq!(convert(&["--format", "lines"]), generated, "{kind}");
+        // By default (and as `epd`): one position a line, the one the line
+        // reaches, with no comment line.
+        let fens = convert(&[]);
+        assert_eq!(convert(&["--format", "epd"]), fens);
+        assert!(!fens.contains('#'), "{fens}");
+        let fen_book = dir.path().join(format!("{}.fen.epd", kind.name()));
+        std::fs::write(&fen_book, &fens).expect("write");
+        let positions = arena::openings::load(&fen_book, kind).expect("FEN book loads");
         assert_eq!(positions.len(), lines.len(), "{kind}");
         for (line, position) in lines.iter().zip(&positions) {
             assert!(position.moves.is_empty(), "{kind}: {position:?}");
             let reached = movegen::VariantGame::from_uci_moves(kind, Some(&line.fen), &line.moves)
                 .expect("book line plays");
             assert_eq!(position.fen, reached.fen(), "{kind}: {}", line.describe());
-            assert!(!line.moves.is_empty(), "{kind}: the book holds lines");
         }
     }
     // Generation options make no sense with --from.
@@ -282,6 +323,79 @@ fn start_and_kill(args: &[String], out: &Path, at_least: usize) -> usize {
 }
 
 #[test]
+fn a_second_match_on_the_same_out_is_refused_while_the_first_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("games.csv");
+    let pgn = dir.path().join("games.pgn");
+    let args = |resume: bool| -> Vec<String> {
+        let mut a: Vec<String> = match_args(
+            "chess",
+            &["name=a", "name=b"],
+            &[
+                "--each",
+                "nodes=200",
+                "--games",
+                "2000",
+                "--concurrency",
+                "1",
+                "--quiet",
+                "--out",
+                path(&out),
+                "--pgn",
+                path(&pgn),
+            ],
+        )
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        if resume {
+            a.push("--resume".into());
+        }
+        a
+    };
+    let mut first = spawn_varia(&args(false), Stdio::null(), Stdio::null(), Stdio::null());
+    let started = Instant::now();
+    while rows_so_far(&out) < 2 {
+        assert!(first.try_wait().unwrap().is_none(), "the first match ended");
+        assert!(started.elapsed() < Duration::from_secs(120), "no games");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // A second run, as a job started twice would be, with or without
+    // --resume: refused at once, naming the file and the first run's pid.
+    let holder = format!("(pid {}", first.id());
+    for resume in [false, true] {
+        let second = args(resume);
+        let o = varia(&second.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_one_line_error(&o, &["games.csv is being written by another run", &holder]);
+    }
+    // Its PGN alone is refused too.
+    let mut other_out = args(false);
+    let at = other_out.iter().position(|a| a == "--out").unwrap() + 1;
+    other_out[at] = path(&dir.path().join("other.csv")).to_string();
+    let o = varia(&other_out.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_one_line_error(&o, &["games.pgn is being written by another run", &holder]);
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "the first match still runs"
+    );
+    first.kill().expect("kill");
+    first.wait().expect("reap");
+    // The first run's file is whole: every game once, and it resumes.
+    let rows = rows_without_time(&out);
+    let mut games: Vec<usize> = rows.iter().map(|r| r.game).collect();
+    games.dedup();
+    assert_eq!(games.len(), rows.len(), "a game written twice");
+    assert!(rows.len() >= 2);
+}
+
+/// Complete rows in a per-game CSV (0 while it does not exist).
+fn rows_so_far(out: &Path) -> usize {
+    std::fs::read_to_string(out)
+        .map(|t| t.matches('\n').count().saturating_sub(1))
+        .unwrap_or(0)
+}
+
+#[test]
 fn resume_after_kill_gives_the_uninterrupted_totals() {
     let dir = tempfile::tempdir().expect("temp dir");
     let d = |name: &str| dir.path().join(name);
@@ -376,8 +490,10 @@ fn resume_and_merge_refuse_another_run_and_edited_rows() {
     };
     ok_stdout(&run("nodes=300", false));
     let text = std::fs::read_to_string(&out).expect("per-game CSV");
+    assert!(text.starts_with("game,round,pair,variant,"), "{text}");
     assert!(
-        text.starts_with("# varia match v1\n# variant: chess\n# engine.1: name=a nodes=300"),
+        legacy_text(&out)
+            .starts_with("# varia match v1\n# variant: chess\n# engine.1: name=a nodes=300"),
         "{text}"
     );
     // Another node count (before: resumed, as the engines' names agree).
@@ -607,7 +723,14 @@ fn opening_generator_is_deterministic_and_readable() {
     assert_eq!(text, std::fs::read_to_string(&b).expect("book"));
     let list = arena::openings::load(&a, VariantKind::ThreeCheck).expect("book loads");
     assert_eq!(list.len(), 12);
-    assert!(list.iter().all(|o| o.moves.len() == 6));
+    // Positions, one FEN a line (no comment line): an EPD book for
+    // cutechess-cli and fastchess as it is.
+    assert!(list.iter().all(|o| o.moves.is_empty()));
+    assert!(
+        text.lines()
+            .all(|l| !l.starts_with('#') && l.split_whitespace().count() == 7),
+        "{text}"
+    );
 }
 
 #[test]

@@ -80,7 +80,13 @@ fn resumes_from_a_partly_filled_file() {
     );
     let first = ok_stdout(&varia(&run_args(&full, &[])));
     assert_eq!(counts_of(&first, 4), plain);
-    let text = std::fs::read_to_string(&full).unwrap();
+    // The CSV opens with its column names; the run is in its sidecar.
+    let csv = std::fs::read_to_string(&full).unwrap();
+    assert!(
+        csv.starts_with("depth,index,path,nodes,seconds,check\n"),
+        "{csv}"
+    );
+    let text = legacy_text(&full);
     let (head, records) = split_file(&text);
     assert!(head.starts_with("# varia perft checkpoint v2\n# variant: chess\n"));
     assert!(head.contains("# depth: 4\n# split_depth: 2\n"), "{head}");
@@ -172,7 +178,7 @@ fn divide_and_stats_resume_too() {
         &["--stats", "--divide", "--format", "csv"],
     )));
     assert_eq!(run(&ck), plain);
-    let (head, records) = split_file(&std::fs::read_to_string(&ck).unwrap());
+    let (head, records) = split_file(&legacy_text(&ck));
     // Default split 3 plies: 8902 subtrees at depth 4 only (a divide).
     assert!(head.contains("# split_depth: 3\n# stats: yes\n"), "{head}");
     assert_eq!(record_keys(&records).len(), 8902);
@@ -218,7 +224,7 @@ fn files_of_other_runs_are_rejected() {
 
     // A record that does not match its subtree, and a file that is not a
     // checkpoint at all.
-    let (head, mut records) = split_file(&before);
+    let (head, mut records) = split_file(&legacy_text(&ck));
     let i = records.iter().position(|r| r.starts_with("3,0,")).unwrap();
     let tampered = records.remove(i).replacen("a2a3 a7a5", "a2a3 a7a6", 1);
     records.insert(0, tampered);
@@ -230,10 +236,11 @@ fn files_of_other_runs_are_rejected() {
     .unwrap();
     let mut a = base.to_vec();
     a[8] = bad.to_str().unwrap();
-    assert_one_line_error(&varia(&a), &["bad.ckpt", "line 10", "subtree 0"]);
+    // (Line 2: resuming converted the file to today's layout first.)
+    assert_one_line_error(&varia(&a), &["bad.ckpt", "line 2", "subtree 0"]);
     let other = write_file(dir.path(), "notes.csv", "variant,fen,depth,nodes\n");
     a[8] = other.to_str().unwrap();
-    assert_one_line_error(&varia(&a), &["notes.csv", "not a varia perft checkpoint"]);
+    assert_one_line_error(&varia(&a), &["notes.csv", "notes.csv.meta is missing"]);
     assert_eq!(
         std::fs::read_to_string(&other).unwrap(),
         "variant,fen,depth,nodes\n"
@@ -340,7 +347,7 @@ fn a_shard_resumes_from_its_checkpoint() {
             .collect()
     };
     let first = run(args(&ck, &[]));
-    let (head, records) = split_file(&std::fs::read_to_string(&ck).unwrap());
+    let (head, records) = split_file(&legacy_text(&ck));
     assert!(head.contains("# shard: 2/3\n"), "{head}");
     // Suicide perft(3) has 8067 subtrees; shard 2 of 3 owns 2689 of them.
     assert_eq!(record_keys(&records).len(), 2689);

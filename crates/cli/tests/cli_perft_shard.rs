@@ -142,6 +142,11 @@ fn numbered(dir: &Path, name: &str, n: u32) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The `.meta` sidecar of a part written with `--out`.
+fn meta(part: &Path) -> PathBuf {
+    arena::record::meta_path(part)
+}
+
 #[test]
 fn four_shards_merge_to_the_single_run_in_every_game() {
     let dir = tempfile::tempdir().unwrap();
@@ -157,9 +162,14 @@ fn four_shards_merge_to_the_single_run_in_every_game() {
             // Every subtree is in exactly one part: 400 (324) rows in all.
             let rows: usize = parts
                 .iter()
-                .map(|p| {
+                .enumerate()
+                .map(|(i, p)| {
+                    // A part written with --out (even shards) opens with
+                    // its column names, the run's identity beside it; one
+                    // on stdout has the identity on top.
                     let text = std::fs::read_to_string(p).unwrap();
-                    assert!(text.starts_with("# varia perft part v2\n"), "{text}");
+                    assert_eq!(text.starts_with("index,path,"), i % 2 == 1, "{text}");
+                    assert!(legacy_text(p).starts_with("# varia perft part v2\n"));
                     text.lines().filter(|l| !l.starts_with('#')).count() - 1
                 })
                 .sum();
@@ -283,6 +293,7 @@ fn merge_names_missing_and_duplicated_subtrees() {
     // The same shard run twice (two files with the same rows).
     let copy = dir.path().join("copy-of-2.csv");
     std::fs::copy(&parts[1], &copy).unwrap();
+    std::fs::copy(meta(&parts[1]), meta(&copy)).unwrap();
     twice.pop();
     twice.push(copy);
     assert_one_line_error(
@@ -324,7 +335,9 @@ fn merge_names_missing_and_duplicated_subtrees() {
 
     // A row edited to name another subtree, or moved to another shard
     // (with its checksum made to fit: the merge still catches it).
-    let text = std::fs::read_to_string(&parts[0]).unwrap();
+    // Edited as a file of the older layout (identity on top), which the
+    // merge reads too.
+    let text = legacy_text(&parts[0]);
     let edited = dir.path().join("edited.csv");
     std::fs::write(
         &edited,
@@ -366,6 +379,12 @@ fn merge_names_missing_and_duplicated_subtrees() {
         &["edited.csv", "depth"],
     );
     std::fs::write(&edited, "index,path,nodes,seconds\n").unwrap();
+    // A CSV without the sidecar that names its run.
+    assert_one_line_error(
+        &merge(std::slice::from_ref(&edited)),
+        &["edited.csv.meta is missing"],
+    );
+    std::fs::write(meta(&edited), "varia match v1\n").unwrap();
     assert_one_line_error(&merge(&[edited]), &["not a varia perft part"]);
     let nowhere = dir.path().join("nowhere.csv");
     assert_one_line_error(

@@ -38,7 +38,13 @@ fn shard_out_writes_through_a_symlink_instead_of_replacing_it() {
     let meta = std::fs::symlink_metadata(&link).unwrap();
     assert!(meta.file_type().is_symlink(), "the symlink was replaced");
     let part = std::fs::read_to_string(dir.path().join("t.csv")).unwrap();
-    assert!(part.contains("depth"), "{part}");
+    assert!(
+        part.starts_with("index,path,nodes,seconds,check\n"),
+        "{part}"
+    );
+    // The run's identity beside the name given.
+    let identity = std::fs::read_to_string(dir.path().join("l.csv.meta")).unwrap();
+    assert!(identity.contains("depth: 3"), "{identity}");
     assert!(!dir.path().join("l.csv.tmp").exists());
 }
 
@@ -60,7 +66,9 @@ fn shard_out_writes_into_a_fifo_instead_of_replacing_it() {
     assert!(kind.is_fifo(), "the FIFO was replaced by {kind:?}");
     ok_stdout(&out);
     let got = rx.recv_timeout(Duration::from_secs(60)).unwrap().unwrap();
-    assert!(got.contains("depth"), "{got}");
+    // A stream carries the run's identity on top (no sidecar beside it).
+    assert!(got.contains("# depth: 3"), "{got}");
+    assert!(!dir.path().join("n.meta").exists());
 }
 
 /// Runs `varia args` in `dir` with its stdout a pipe closed before it

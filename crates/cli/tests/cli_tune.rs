@@ -18,8 +18,9 @@ fn datagen_then_texel_then_spsa() {
     let o = datagen();
     assert!(o.status.success(), "{o:?}");
     let text = std::fs::read_to_string(&pos).unwrap();
+    assert!(text.starts_with("fen,result\n"), "{text}");
     assert!(
-        text.starts_with("# varia datagen v1\n# variant: suicide\n# nodes: 100\n"),
+        legacy_text(&pos).starts_with("# varia datagen v1\n# variant: suicide\n# nodes: 100\n"),
         "{text}"
     );
     assert_eq!(text.matches("# game ").count(), 4);
@@ -50,8 +51,9 @@ fn datagen_then_texel_then_spsa() {
     ));
     assert!(o.status.success(), "{o:?}");
     let t = std::fs::read_to_string(&trace).unwrap();
+    assert!(t.starts_with("iteration,loss,"), "{t}");
     assert!(
-        t.starts_with("# varia tune trace v1\n# method: texel\n"),
+        legacy_text(&trace).starts_with("# varia tune trace v1\n# method: texel\n"),
         "{t}"
     );
     let rows = trace_table(&t);

@@ -170,6 +170,58 @@ fn quit_during_a_search_ends_the_loop() {
 }
 
 #[test]
+fn quit_during_a_search_prints_its_bestmove_first() {
+    // Every kind of search, and a go queued behind a stopping one: `quit`
+    // stops them all and each answers before the loop ends, with the input
+    // still open (a GUI) or closed right after (a shell pipe).
+    let cases: [&[&str]; 7] = [
+        &["go depth 20"],
+        &["go nodes -5"],
+        &["go movetime 100"],
+        &["go infinite"],
+        &["go ponder wtime 1000 btime 1000"],
+        &["go ponder"],
+        &[
+            "go infinite",
+            "stop",
+            "position startpos moves e2e4",
+            "go depth 30",
+        ],
+    ];
+    for close_input in [false, true] {
+        for script in cases {
+            let mut s = after_handshake();
+            s.send("position startpos");
+            s.send_all(script);
+            s.send("quit");
+            // Lines after quit are not commands any more.
+            s.send("isready");
+            let what = format!("{script:?} then quit");
+            let rest = if close_input {
+                s.finish_within(Duration::from_secs(20), &what)
+            } else {
+                assert!(s.wait_ended(Duration::from_secs(20)), "{what}: no end");
+                s.finish()
+            };
+            // Everything after `uciok`.
+            let all = rest;
+            let moves: Vec<&String> = all.iter().filter(|l| l.starts_with("bestmove")).collect();
+            let queued = script.len() > 1;
+            assert_eq!(moves.len(), 1 + queued as usize, "{what}: {all:?}");
+            assert_legal("chess", &start_fen("chess"), &bestmove(moves[0]));
+            if queued {
+                assert_legal(
+                    "chess",
+                    &fen_from_start("chess", &["e2e4"]),
+                    &bestmove(moves[1]),
+                );
+            }
+            assert!(!all.contains(&"readyok".to_string()), "{what}: {all:?}");
+        }
+    }
+}
+
+#[test]
 fn end_of_input_stops_a_limited_search_and_prints_its_move() {
     let mut s = Session::uci();
     s.send_all(&[

@@ -12,9 +12,9 @@
 //! reports a forced win (the result is then known), or as a draw after
 //! `max_plies`.
 //!
-//! **Resuming.** The file is an [`arena::record`] file: a `# varia datagen
-//! v1` line, the run's settings as `# key: value` lines
-//! ([`DatagenConfig::identity`]) and the `fen,result` header. Each finished
+//! **Resuming.** The file is an [`arena::record`] file: the `fen,result`
+//! header, and the run's settings ([`DatagenConfig::identity`]) in the
+//! sidecar `FILE.meta` (tag `varia datagen v1`). Each finished
 //! game is appended as one block — its positions, then a `# game N` line —
 //! and flushed. Game `N` is a function of the seed and
 //! `N` alone (its own random stream, one search thread at a fixed node count,

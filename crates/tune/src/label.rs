@@ -19,7 +19,8 @@
 //! takes positions from one shared counter; before each position the engine
 //! is told a new game, so a label does not depend on the positions searched
 //! before it. Each label is appended and flushed as it arrives
-//! ([`AppendLog`]: the run's identity on top, torn last line cut off), so an
+//! ([`AppendLog`]: the run's identity in `FILE.meta`, the file locked for
+//! the run, torn last line cut off), so an
 //! interrupted run loses nothing and the same command later labels only the
 //! positions the file lacks. Positions that are already over (no move to
 //! search) are left out.

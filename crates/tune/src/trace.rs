@@ -4,9 +4,9 @@
 //! shortest round-trip form, so a trace read back gives the exact `f64`s
 //! written — which is what lets SPSA resume from its last row bit for bit.
 //!
-//! A trace is an [`arena::record`] file (`# varia tune trace v1`): the run's
-//! settings on top (so `--resume` refuses a trace of another run, naming the
-//! setting), a checksum as the last column of every row (an edited value is
+//! A trace is an [`arena::record`] file (`varia tune trace v1`): the run's
+//! settings in the sidecar `FILE.meta` (so `--resume` refuses a trace of
+//! another run, naming the setting), locked for the run, a checksum as the last column of every row (an edited value is
 //! an error naming its line), each row flushed as it is written, and a last
 //! line cut short by a crash ignored when reading and cut off when
 //! appending.
@@ -137,8 +137,13 @@ impl TraceWriter {
         identity: &RunIdentity,
     ) -> Result<TraceWriter> {
         let name = path.display().to_string();
-        std::fs::File::create(path).map_err(Error::io(&name))?;
-        let (log, _) = open_log(path, metric, names, identity, &name)?;
+        let log = AppendLog::create(
+            path,
+            &TRACE_FORMAT,
+            identity,
+            &columns(metric, names),
+            &name,
+        )?;
         Ok(TraceWriter { log })
     }
 

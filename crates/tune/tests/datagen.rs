@@ -45,9 +45,10 @@ fn self_play_resumes_to_the_same_file() {
     let r = run(&cfg(6, 1), &one, &mut |_| {}).unwrap();
     assert_eq!((r.done, r.played), (6, 6));
     let whole = std::fs::read_to_string(&one).unwrap();
+    let meta = std::fs::read_to_string(arena::record::meta_path(&one)).unwrap();
     assert!(
-        whole.starts_with("# varia datagen v1\n# variant: suicide\n# nodes: 150\n# seed: 5\n"),
-        "{whole}"
+        meta.starts_with("varia datagen v1\nvariant: suicide\nnodes: 150\nseed: 5\n"),
+        "{meta}"
     );
     assert_eq!(
         whole.lines().find(|l| !l.starts_with('#')),

@@ -1,37 +1,46 @@
 //! The files of split runs: shard parts (`varia perft --shard I/N`, read by
 //! `varia perft-merge`) and checkpoints (`--checkpoint FILE`).
 //!
-//! Both are [`arena::record`] files: CSV with a block of `# key: value`
-//! lines on top that says which run they belong to ([`RunMeta`]), which CSV
-//! readers skip as comments (`csv` with `comment(b'#')`, pandas with
-//! `comment='#'`), and a checksum as the last column of every row, which
+//! Both are [`arena::record`] files: a CSV whose first line is its column
+//! names, with a sidecar `FILE.meta` that says which run it belongs to
+//! ([`RunMeta`]), and a checksum as the last column of every row, which
 //! resume and `perft-merge` verify (an edited count is an error naming the
-//! line). A part:
+//! line). A part, `part.csv`:
 //!
 //! ```text
-//! # varia perft part v2
-//! # variant: chess
-//! # fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
-//! # depth: 6
-//! # split_depth: 2
-//! # stats: no
-//! # shard: 1/4
-//! # subtrees: 400
 //! index,path,nodes,seconds,check
 //! 0,a2a3 a7a5,20,0.000012,5c1e0d8b6a3f2e71
 //! 4,a2a3 b7b5,22,0.000011,0b9d3c4e5f6a7182
 //! ```
 //!
+//! and `part.csv.meta`:
+//!
+//! ```text
+//! varia perft part v2
+//! variant: chess
+//! fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+//! depth: 6
+//! split_depth: 2
+//! stats: no
+//! shard: 1/4
+//! subtrees: 400
+//! ```
+//!
+//! A part written to stdout has no place for a sidecar: it carries the
+//! identity on top as `#` lines (`# varia perft part v2`, `# variant:
+//! chess`, ...), the layout of older versions, which `perft-merge` reads
+//! too.
+//!
 //! One row per subtree of the shard ([`super::subtrees`]): its number in the
 //! sorted list, its move path, its counts at `depth`, its wall time and the
 //! row's checksum. With `stats: yes` the count columns are the eleven of
 //! `--stats` (empty where the game has no such column). A checkpoint has
-//! the same header (first line `# varia perft checkpoint v2`, `shard: all`
+//! the same identity (tag `varia perft checkpoint v2`, `shard: all`
 //! when not sharded) and rows `depth,index,path,<counts>,seconds,check`,
 //! one per finished subtree and depth. (Version 1 had no checksums.)
 
 use super::subtrees::ShardSpec;
-use anyhow::{anyhow, bail, Context as _};
+use anyhow::{anyhow, bail};
 use arena::record::{self, Record, RecordFormat, RunIdentity};
 use movegen::{PerftStats, StatColumns, VariantKind, STAT_COUNT, STAT_NAMES};
 use std::io::Write;
@@ -178,7 +187,8 @@ pub struct PartRow {
     pub seconds: f64,
 }
 
-/// Writes a whole part file: header, column names, rows (each with its
+/// Writes a whole part file to a stream (stdout), which has no sidecar:
+/// the identity on top as `#` lines, column names, rows (each with its
 /// checksum).
 pub fn write_part(
     out: &mut dyn Write,
@@ -186,6 +196,33 @@ pub fn write_part(
     columns: StatColumns,
     rows: &[PartRow],
 ) -> anyhow::Result<()> {
+    let (cols, lines) = part_lines(meta, columns, rows)?;
+    let cols: Vec<&str> = cols.iter().map(String::as_str).collect();
+    record::write_all(out, &PART_FORMAT, &meta.identity(), &cols, lines)?;
+    Ok(())
+}
+
+/// Writes the CSV of a part file (column names, rows with their
+/// checksums); its identity goes to the sidecar `FILE.meta`
+/// ([`RecordFormat::meta_text`]).
+pub fn write_part_csv(
+    out: &mut dyn Write,
+    meta: &RunMeta,
+    columns: StatColumns,
+    rows: &[PartRow],
+) -> anyhow::Result<()> {
+    let (cols, lines) = part_lines(meta, columns, rows)?;
+    let cols: Vec<&str> = cols.iter().map(String::as_str).collect();
+    record::write_csv(out, &PART_FORMAT, &cols, lines)?;
+    Ok(())
+}
+
+/// The column names and rows of a part.
+fn part_lines(
+    meta: &RunMeta,
+    columns: StatColumns,
+    rows: &[PartRow],
+) -> anyhow::Result<(Vec<String>, Vec<String>)> {
     let lines = rows
         .iter()
         .map(|r| {
@@ -196,8 +233,7 @@ pub fn write_part(
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let cols = columns_of(&["index", "path"], meta.stats);
-    record::write_all(out, &PART_FORMAT, &meta.identity(), &cols, lines)?;
-    Ok(())
+    Ok((cols.iter().map(|c| c.to_string()).collect(), lines))
 }
 
 /// One CSV line (quoted where needed), without newline.
@@ -222,9 +258,10 @@ pub struct Part {
 pub fn read_part(path: &Path) -> anyhow::Result<Part> {
     let file = path.display().to_string();
     let what = format!("part file {file}");
-    let text = search::input::read_to_string(path)
-        .with_context(|| format!("cannot read part file {file}"))?;
-    let record = Record::parse(&text, &PART_FORMAT, &what)?;
+    let record = Record::read(path, &PART_FORMAT, &what).map_err(|e| match e {
+        record::RecordError::Io { source, .. } => anyhow!("cannot read part file {file}: {source}"),
+        e => e.into(),
+    })?;
     let meta = RunMeta::from_identity(&record.identity, &what)?;
     if meta.shard.is_none() {
         bail!("part file {file}: header has \"shard: all\" (expected I/N)");
@@ -360,15 +397,32 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("p.csv");
             std::fs::write(&path, &buf).unwrap();
+            let streamed = read_part(&path).unwrap();
+            assert_eq!(
+                streamed.rows[1].0, 11,
+                "line numbers count the header block"
+            );
+            // A part written to a file: the CSV and its sidecar.
+            let mut csv = Vec::new();
+            write_part_csv(&mut csv, &meta(stats), StatColumns::of::<Chess>(), &rows).unwrap();
+            assert!(csv.starts_with(b"index,path,"));
+            std::fs::write(&path, &csv).unwrap();
+            std::fs::write(
+                record::meta_path(&path),
+                PART_FORMAT.meta_text(&meta(stats).identity()),
+            )
+            .unwrap();
             let part = read_part(&path).unwrap();
-            assert_eq!(part.meta, meta(stats));
-            assert_eq!(part.rows.len(), 2);
-            assert_eq!(part.rows[1].0, 11, "line numbers count the header block");
-            for ((_, got), want) in part.rows.iter().zip(&rows) {
-                assert_eq!(got.index, want.index);
-                assert_eq!(got.path, want.path);
-                assert_eq!(got.counts, want.counts);
-                assert_eq!(got.seconds, want.seconds);
+            assert_eq!(part.rows[1].0, 3);
+            for part in [streamed, part] {
+                assert_eq!(part.meta, meta(stats));
+                assert_eq!(part.rows.len(), 2);
+                for ((_, got), want) in part.rows.iter().zip(&rows) {
+                    assert_eq!(got.index, want.index);
+                    assert_eq!(got.path, want.path);
+                    assert_eq!(got.counts, want.counts);
+                    assert_eq!(got.seconds, want.seconds);
+                }
             }
         }
     }

@@ -5,7 +5,7 @@
 use super::checkpoint::{sum, Checkpoint};
 use super::count::Counter;
 use super::parallel::{divide_counts, perft_counts};
-use super::part::{write_part, PartRow, RunMeta};
+use super::part::{write_part, write_part_csv, PartRow, RunMeta, PART_FORMAT};
 use super::progress::{Progress, Units};
 use super::report::Reporter;
 use super::subtrees::{count, enumerate, Done, ShardSpec, Subtree};
@@ -175,6 +175,14 @@ pub fn run_shard<V: Variant>(
     checkpoint: Option<&Path>,
     out: Option<&Path>,
 ) -> anyhow::Result<()> {
+    // One writer per part file, for the whole run.
+    let _lock = match out {
+        Some(p) => Some(arena::record::OutputLock::acquire(
+            p,
+            &format!("part file {}", p.display()),
+        )?),
+        None => None,
+    };
     let fen = pos.fen();
     let table = settings.table();
     let counter = super::count::counter(settings.stats, table.as_ref());
@@ -224,7 +232,17 @@ pub fn run_shard<V: Variant>(
             write_part(&mut o, &meta, columns, &rows)?;
             o.flush()?;
         }
-        Some(p) => crate::output::write_output_file(p, |f| write_part(f, &meta, columns, &rows))?,
+        // A FIFO or device is a stream too: no file to put a sidecar beside.
+        Some(p) if std::fs::metadata(p).is_ok_and(|m| !m.is_file()) => {
+            crate::output::write_output_file(p, |f| write_part(f, &meta, columns, &rows))?
+        }
+        Some(p) => {
+            let identity = PART_FORMAT.meta_text(&meta.identity());
+            crate::output::write_output_file(&arena::record::meta_path(p), |f| {
+                Ok(f.write_all(identity.as_bytes())?)
+            })?;
+            crate::output::write_output_file(p, |f| write_part_csv(f, &meta, columns, &rows))?
+        }
     }
     Ok(())
 }

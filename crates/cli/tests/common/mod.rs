@@ -257,3 +257,20 @@ pub fn trace_table(t: &str) -> Vec<String> {
         .map(|l| l.rsplit_once(',').expect("a checksum column").0.to_string())
         .collect()
 }
+
+/// A record file (per-game CSV, checkpoint, part, trace, datagen output)
+/// as one text in the layout of older versions: its sidecar `FILE.meta`
+/// as `#` lines on top of the CSV. varia still reads and resumes that
+/// layout, so tests build altered or cut-short files from it.
+pub fn legacy_text(file: &Path) -> String {
+    let text = std::fs::read_to_string(file).expect("record file");
+    if text.starts_with('#') {
+        return text;
+    }
+    let mut meta_name = file.as_os_str().to_owned();
+    meta_name.push(".meta");
+    let meta = std::fs::read_to_string(PathBuf::from(meta_name)).expect("its .meta sidecar");
+    let mut head: String = meta.lines().map(|l| format!("# {l}\n")).collect();
+    head.push_str(&text);
+    head
+}

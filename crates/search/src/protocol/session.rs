@@ -9,7 +9,12 @@
 //! one command, a finished search is reported unless it was aborted, and the
 //! end of input stops whatever runs (it still reports, so a `go` piped in
 //! gets its `bestmove` at once rather than after minutes of thinking) and
-//! ends the loop.
+//! ends the loop. `quit` ends the loop too; a protocol whose `quit` must
+//! still answer the searches it was given (UCI: scripts and GUIs that send
+//! `quit` and close the pipe rely on the `bestmove`, as Stockfish prints it)
+//! says so with [`Protocol::QUIT_REPORTS`], and its `quit` then stops and
+//! reports exactly like the end of input; CECP's `quit` ends at once, as
+//! that protocol allows. Lines after `quit` are not read.
 //!
 //! The table is replaced in place when the size changes or a new game
 //! begins: the old one is freed before the new one is allocated, so the
@@ -181,6 +186,9 @@ pub(super) trait Protocol {
     fn new(engine: Engine) -> Self;
     /// The shared state.
     fn engine(&mut self) -> &mut Engine;
+    /// `quit` stops every search and waits for their reports, as the end
+    /// of input does, instead of ending the loop at once.
+    const QUIT_REPORTS: bool;
     /// Handles one input line; `false` to end the loop (`quit`).
     fn command(&mut self, line: &str) -> bool;
     /// A search ended with `result`; `searched` is the game it searched.
@@ -217,14 +225,28 @@ where
 {
     let (tx, rx) = spawn_reader(input);
     let mut protocol = make(Engine::new(Output::new(output), tx));
+    // Set at the end of input, or at a `quit` that reports: no more
+    // commands, every search is stopped, the loop ends when none is left.
     let mut eof = false;
     while let Ok(event) = rx.recv() {
         match event {
+            // Lines after a reporting `quit` are not commands any more.
+            Event::Line(_) if eof => {}
             Event::Line(line) => {
                 if !protocol.command(&line) {
-                    break;
+                    if !P::QUIT_REPORTS {
+                        break;
+                    }
+                    eof = true;
+                    protocol.end_of_input();
+                    if protocol.engine().running.is_none() {
+                        break;
+                    }
                 }
             }
+            // A second end (input ending after a reporting `quit`) changes
+            // nothing.
+            Event::Eof if eof => {}
             Event::Eof => {
                 eof = true;
                 protocol.end_of_input();

@@ -57,8 +57,10 @@
 //! runs (typically right after `stop`, before that search's `bestmove`) is
 //! queued with the position and limits it was given, and starts as soon as
 //! the search before it has reported, as Stockfish does; a `stop` stops the
-//! queued searches as well (each still answers). The end of input stops
-//! every search, prints the `bestmove`s and ends the loop.
+//! queued searches as well (each still answers). `quit` and the end of
+//! input both stop every search (running, pondering or queued), print their
+//! `bestmove`s and end the loop, as Stockfish does: a script piping
+//! `go ...` then `quit`, or a GUI closing the pipe, still gets its move.
 
 use super::parse_move_overhead;
 use super::session::{self, Engine, Protocol, SearchRequest};
@@ -82,8 +84,8 @@ use std::time::Duration;
 /// protocol names).
 pub const VARIANTS: [&str; VariantKind::ALL.len()] = VariantKind::protocol_names();
 
-/// Runs the UCI loop until `quit` or the end of `input`. At the end of input
-/// the running search is stopped, its `bestmove` printed, and the loop ends.
+/// Runs the UCI loop until `quit` or the end of `input`. At either, the
+/// running search is stopped, its `bestmove` printed, and the loop ends.
 pub fn run<R, W>(input: R, output: W) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
@@ -179,6 +181,10 @@ fn non_negative(text: &str) -> Option<u64> {
 }
 
 impl Protocol for Uci {
+    /// `quit` during a search prints its `bestmove` first (see the module
+    /// docs).
+    const QUIT_REPORTS: bool = true;
+
     fn new(engine: Engine) -> Uci {
         Uci {
             engine,

@@ -169,6 +169,9 @@ pub fn post_line(info: &Info) -> String {
 }
 
 impl Protocol for Xboard {
+    /// CECP's `quit` ends the engine at once; no move is owed.
+    const QUIT_REPORTS: bool = false;
+
     fn new(engine: Engine) -> Xboard {
         Xboard {
             engine,
