@@ -301,6 +301,18 @@ impl PackedPosition {
         Ok(p)
     }
 
+    /// The same position and score with the game's `result` from White's
+    /// view (a game's positions are packed as it is played, before its
+    /// result is known).
+    ///
+    /// # Panics
+    /// If `result` is above 2 (the caller's bug).
+    pub fn with_result(mut self, result: u8) -> PackedPosition {
+        assert!(result <= WHITE_WIN, "result byte {result} is not 0, 1 or 2");
+        self.0[26] = result;
+        self
+    }
+
     /// The 32 bytes.
     pub fn as_bytes(&self) -> &[u8; RECORD_LEN] {
         &self.0
@@ -589,6 +601,9 @@ mod tests {
             assert_eq!(packed.to_position::<V>().unwrap(), *pos, "{}", pos.fen());
             assert_eq!(PackedPosition::from_bytes(*packed.as_bytes()), Ok(packed));
             assert_eq!((packed.score(), packed.result()), (score, result));
+            let other = packed.with_result(2 - result);
+            assert_eq!(other.result(), 2 - result);
+            assert_eq!(other.to_fen(V::KIND), pos.fen());
             assert_eq!(packed.turn(), pos.turn());
             assert_eq!(packed.ep(), pos.ep_square());
             assert_eq!(packed.castling(), pos.castling_rights());
