@@ -164,7 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         0 => None,
         s if s < 0 => bail!("--win-score {s} must be positive (0: no win adjudication)"),
         score => {
-            if args.win_plies < 2 || args.win_plies % 2 != 0 {
+            if args.win_plies < 2 || !args.win_plies.is_multiple_of(2) {
                 bail!(
                     "--win-plies {} must be even and at least 2 (each side's scores count)",
                     args.win_plies

@@ -300,8 +300,7 @@ impl Output {
             // The torn tail: bytes written after the last checkpoint.
             f.set_len(bytes).map_err(Error::io(&name))?;
             if format == Format::Bin {
-                let (header, _) =
-                    crate::packed::Header::read(out).map_err(|e| Error::Resume(e.to_string()))?;
+                let (header, _) = Header::read(out)?;
                 if header.game != kind {
                     return Err(Error::Resume(format!(
                         "{name} holds {} positions, this run is {}",
