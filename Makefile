@@ -66,8 +66,8 @@ sprt:
 # Check the cluster scripts end to end on this machine: a one-node Slurm
 # (munged, slurmctld, slurmd) and an sshd on 127.0.0.1, started in a
 # temporary directory and stopped at the end, run perft_slurm.sh,
-# match_slurm.sh (sbatch --array) and perft_parallel.sh (ssh); each merge is
-# compared with a single run. Needs scripts/setup_cluster_tools.sh and root.
+# match_slurm.sh, datagen_slurm.sh (sbatch --array) and perft_parallel.sh
+# (ssh); each merge is compared with a single run. Needs scripts/setup_cluster_tools.sh and root.
 cluster-check:
 	$(CARGO) build --release -p varia
 	bash scripts/slurm_local.sh target/release/varia

@@ -7,11 +7,12 @@
 #    as a one-node cluster whose configuration, key, sockets, state and logs
 #    all live in a temporary directory (nothing system-wide is read or
 #    written: SLURM_CONF and AuthInfo=socket=... point at the temporary ones),
-#    then submits scripts/perft_slurm.sh and scripts/match_slurm.sh with
-#    `sbatch --array=1-N` as docs/perft.md and docs/match.md show, merges the
-#    parts with `varia perft-merge` / `varia match-merge` and compares them
-#    with single unsharded runs (the same node counts; the same games, game
-#    for game, at fixed nodes).
+#    then submits scripts/perft_slurm.sh, scripts/match_slurm.sh and
+#    scripts/datagen_slurm.sh with `sbatch --array=1-N` as docs/perft.md,
+#    docs/match.md and docs/datagen.md show, merges the parts with `varia
+#    perft-merge` / `varia match-merge` (datagen: the parts' records) and
+#    compares them with single unsharded runs (the same node counts; the
+#    same games, game for game, at fixed nodes; the same positions).
 # 2. ssh: starts sshd on 127.0.0.1 on a free port with a temporary host key
 #    and user key, and runs scripts/perft_parallel.sh through GNU parallel
 #    with an sshlogin that holds options (SSHLOGIN="1/ssh -p PORT -i KEY ...
@@ -194,6 +195,12 @@ perft_total() { tail -1 "$1" | cut -d, -f1-4; }
 # The games of a per-game match CSV without the timing column and checksum.
 match_games() { grep -v '^#' "$1" | tail -n +2 | cut -d, -f1-10,12; }
 
+# The records of packed datagen files (headers skipped), one hex line each, sorted.
+packed_records() {
+    local f
+    for f in "$@"; do tail -c +33 "$f" | od -An -v -tx1 -w32; done | sort
+}
+
 # The pairing lines of `varia match` / `varia match-merge` output.
 pairing_lines() { grep ' vs ' "$1"; }
 
@@ -314,6 +321,22 @@ EOF
         pass "slurm match: sbatch --array=1-3 scripts/match_slurm.sh 3 ..., merged the same 12 games as a single run: $(pairing_lines match-merged.txt)"
     else
         fail "slurm match (sbatch: $(tr '\n' ' ' <"$match_log"); KEEP_TMP=1 keeps the logs)"
+    fi
+
+    # Datagen: 6 chess games in 3 shards of packed positions; together the
+    # parts hold the records of a single run.
+    local datagen=(--variant chess --format bin --nodes 200 --games 6 --max-plies 160 --seed 1)
+    local datagen_log=$s/work/datagen-sbatch.txt
+    if VARIA=$VARIA_BIN OUT_DIR=datagen-parts \
+        run_array --array=1-3 "${size[@]}" "$here/scripts/datagen_slurm.sh" 3 "${datagen[@]}" \
+        >"$datagen_log" 2>&1 &&
+        "$VARIA_BIN" datagen "${datagen[@]}" --threads 1 --quiet --out datagen-single.bin \
+            >datagen-single.txt &&
+        [ -n "$(packed_records datagen-single.bin)" ] &&
+        [ "$(packed_records datagen-parts/part-*.bin)" = "$(packed_records datagen-single.bin)" ]; then
+        pass "slurm datagen: sbatch --array=1-3 scripts/datagen_slurm.sh 3 ..., the parts hold the $(packed_records datagen-single.bin | wc -l) positions of a single run"
+    else
+        fail "slurm datagen (sbatch: $(tr '\n' ' ' <"$datagen_log"); KEEP_TMP=1 keeps the logs)"
     fi
     cd "$here"
 }

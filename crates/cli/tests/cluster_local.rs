@@ -1,7 +1,7 @@
 //! The cluster scripts against real daemons: `scripts/slurm_local.sh` starts
 //! a one-node Slurm (munged, slurmctld, slurmd) and an sshd on 127.0.0.1,
-//! all in a temporary directory, runs `scripts/perft_slurm.sh` and
-//! `scripts/match_slurm.sh` through `sbatch --array` and
+//! all in a temporary directory, runs `scripts/perft_slurm.sh`,
+//! `scripts/match_slurm.sh` and `scripts/datagen_slurm.sh` through `sbatch --array` and
 //! `scripts/perft_parallel.sh` through an sshlogin with options, and
 //! compares every merge with a single run. This test runs it with the test
 //! profile's binary and checks each part's verdict: PASS lines where the
@@ -92,6 +92,7 @@ fn cluster_scripts_under_local_slurm_and_sshd() {
     if slurm {
         assert!(has("PASS slurm perft:"), "{stdout}");
         assert!(has("PASS slurm match:"), "{stdout}");
+        assert!(has("PASS slurm datagen:"), "{stdout}");
     } else {
         assert!(has("skipped: Slurm checks"), "{stdout}");
     }

@@ -55,8 +55,8 @@ fn datagen(a: &[String]) -> Result<(), String> {
     let cfg = tune::datagen::DatagenConfig {
         variant: kind(&a[0])?,
         games: num(&a[1])?,
-        nodes: num(&a[2])?,
-        random_plies: 8,
+        limit: tune::datagen::SearchLimit::Nodes(num(&a[2])?),
+        random_plies: tune::datagen::PlyRange::exactly(8),
         max_plies: 400,
         seed: 1,
         threads: threads(),
@@ -64,6 +64,10 @@ fn datagen(a: &[String]) -> Result<(), String> {
         book: Vec::new(),
         book_name: "none".into(),
         params: None,
+        format: tune::datafile::Format::Csv,
+        score_cap: 3000,
+        win: None,
+        shard: None,
     };
     let t = std::time::Instant::now();
     let mut last = 0;

@@ -1,58 +1,136 @@
-//! Labelled positions for tuning.
+//! Labelled positions for tuning and for training networks.
 //!
 //! **Self-play** ([`run`]): games of the engine against itself at a fixed
-//! node count, each from a varied opening (a book position if one is given,
-//! then `random_plies` uniformly random moves), on every core. The games
-//! are played by the match runner's game loop (`arena::game`), each side
-//! with its own table as in a match; a [`GameObserver`] records every quiet
-//! position after the opening (side to move not in check, the move chosen
-//! neither a capture nor a promotion; see [`crate::qleaf::is_quiet`]), which
-//! is written with the game's final result from White's view. A game ends by
-//! the rules (repetition and the 50-move rule included), when the search
-//! reports a forced win (the result is then known), or as a draw after
-//! `max_plies`.
+//! node count or depth, each from a varied opening (a book position if one
+//! is given, then a number of uniformly random moves drawn from a range),
+//! on every core. The games are played by the match runner's game loop
+//! (`arena::game`), each side with its own table as in a match; a
+//! [`GameObserver`] records every position after the opening that passes
+//! the field's filters: the side to move not in check, the move chosen
+//! neither a capture nor a promotion ([`crate::qleaf::is_quiet`]), the
+//! search's score no mate and at most the score cap in magnitude. Each is
+//! packed with that score (side to move's view) and, once the game is over,
+//! its result from White's view ([`PackedPosition`]), then written in the
+//! chosen format ([`crate::datafile`]). A game ends by the rules (repetition
+//! and the 50-move rule included), when the search reports a forced win,
+//! when both sides' scores agree a side is winning by the adjudication
+//! margin for the adjudication's plies (arena's resign rule), or as a draw
+//! after `max_plies`.
 //!
-//! **Resuming.** The file is an [`arena::record`] file: the `fen,result`
-//! header, and the run's settings ([`DatagenConfig::identity`]) in the
-//! sidecar `FILE.meta` (tag `varia datagen v1`). Each finished
-//! game is appended as one block — its positions, then a `# game N` line —
-//! and flushed. Game `N` is a function of the seed and
-//! `N` alone (its own random stream, one search thread at a fixed node count,
-//! cleared hash tables), so the thread that plays it does not matter. On
-//! restart the file is read back: games with a `# game N` line are done,
-//! anything after the last such line (a block cut short by a crash) is cut
-//! off, and the remaining games of `1..=games` are played. A run with other
-//! settings (other than `--games`, which may grow) is refused, naming the
+//! **Determinism.** Game `N` is a function of the settings and `N` alone
+//! (its own random stream, one search thread at a fixed node count or
+//! depth, tables cleared for each game), and finished games are written in
+//! game order (games that finish early wait for those before them), so the
+//! file is the same bytes at any thread count. `shard` `(I, N)` plays only
+//! the games `g` with `(g - 1) mod N = I - 1`: the shards together hold the
+//! single run's games.
+//!
+//! **Resuming** is the output's ([`crate::datafile`]): the run's settings
+//! ([`DatagenConfig::identity`]) are in the CSV's sidecar `FILE.meta` or in
+//! the progress file beside a text or binary output; the games already written are
+//! skipped, a torn tail is cut off, and a run with other settings (other
+//! than `--games`, which may grow, and the threads) is refused, naming the
 //! first setting that differs.
 //!
-//! **From games** ([`from_games`]): the same quiet positions from the match
-//! runner's per-game CSV (the opening's moves are skipped) or a PGN file
-//! (the first `skip_plies` plies are skipped).
+//! **From games** ([`from_games`]): the quiet positions (no score: a game
+//! record has none) from the match runner's per-game CSV (the opening's
+//! moves are skipped) or a PGN file (the first `skip_plies` plies are
+//! skipped), as `fen,result` CSV.
 
+use crate::datafile::{Format, Output};
+use crate::packed::{PackedPosition, BLACK_WIN, DRAW, WHITE_WIN};
 use crate::positions::{format_result, HEADER};
 use crate::qleaf::is_quiet;
-use crate::rng::stream;
+use crate::rng::{hash3, stream};
 use crate::{Error, Result};
 use arena::game::{play_observed_game, GameEnd, GameObserver, Verdict};
 use arena::openings::random_opening;
-use arena::record::{AppendLog, Record, RecordFormat, RunIdentity};
-use arena::{Adjudication, GameSpec, InProcess, MoveLimits, Opening};
+use arena::record::RunIdentity;
+use arena::{Adjudication, GameSpec, InProcess, MoveLimits, Opening, ScoreRule};
 use movegen::{dispatch, with_game, Game, Move, Position, Variant, VariantGame, VariantKind};
 use search::{EvalParams, MATE_BOUND};
-use std::collections::HashSet;
+use std::collections::BTreeMap;
+use std::fmt;
 use std::path::Path;
+use std::str::FromStr;
+
+/// How long each move's search is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchLimit {
+    /// A node budget per move. The search's node limit is hard: it stops
+    /// mid-iteration when the budget is spent.
+    Nodes(u64),
+    /// A fixed depth per move.
+    Depth(u32),
+}
+
+/// A range of random opening plies, `lo..=hi`; each game draws its count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlyRange {
+    /// Fewest.
+    pub lo: usize,
+    /// Most.
+    pub hi: usize,
+}
+
+impl PlyRange {
+    /// Exactly `n` plies.
+    pub fn exactly(n: usize) -> PlyRange {
+        PlyRange { lo: n, hi: n }
+    }
+}
+
+impl fmt::Display for PlyRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.lo, self.hi)
+    }
+}
+
+impl FromStr for PlyRange {
+    type Err = String;
+
+    /// `N` or `LO-HI` with `LO <= HI`.
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let bad = || format!("bad ply range \"{s}\" (expected N or LO-HI, e.g. 8-12)");
+        let num = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
+        let r = match s.split_once('-') {
+            Some((lo, hi)) => PlyRange {
+                lo: num(lo)?,
+                hi: num(hi)?,
+            },
+            None => PlyRange::exactly(num(s)?),
+        };
+        if r.lo > r.hi {
+            return Err(format!(
+                "bad ply range \"{s}\": {} is more than {}",
+                r.lo, r.hi
+            ));
+        }
+        Ok(r)
+    }
+}
+
+/// Win adjudication: both sides' scores agree a side is ahead by at least
+/// `score` centipawns for `plies` plies in a row (half of them each side's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WinRule {
+    /// Centipawns.
+    pub score: i32,
+    /// Plies (even).
+    pub plies: u32,
+}
 
 /// Settings of a self-play run.
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
     /// The game.
     pub variant: VariantKind,
-    /// Games to have in the file (resumed ones included).
+    /// Games of the whole run (all shards; resumed ones included).
     pub games: usize,
-    /// Nodes per move.
-    pub nodes: u64,
+    /// Each move's search.
+    pub limit: SearchLimit,
     /// Random plies after the book position.
-    pub random_plies: usize,
+    pub random_plies: PlyRange,
     /// A game still going after this many plies (opening included) is a draw.
     pub max_plies: usize,
     /// Seed of the openings.
@@ -67,17 +145,28 @@ pub struct DatagenConfig {
     pub book_name: String,
     /// Evaluation the games are played with (`None`: the defaults).
     pub params: Option<EvalParams>,
+    /// The output format.
+    pub format: Format,
+    /// Positions whose search score exceeds this in magnitude are not kept.
+    pub score_cap: i32,
+    /// Win adjudication (`None`: games end by the rules, a found mate or
+    /// `max_plies`).
+    pub win: Option<WinRule>,
+    /// Only shard `(I, N)` of the games (1-based `I`).
+    pub shard: Option<(usize, usize)>,
 }
 
 impl DatagenConfig {
-    /// The settings that decide the file's games, written on top of it
-    /// (not `--games`, which may grow, nor threads or hash: games are
-    /// played with one search thread and a cleared table).
+    /// The settings that decide the file's bytes, written with it (not
+    /// `--games`, which may grow, nor the threads: games are played with one
+    /// search thread each and a cleared table, and written in order).
     pub fn identity(&self) -> RunIdentity {
-        RunIdentity::new()
-            .with("variant", self.variant.name())
-            .with("nodes", self.nodes)
-            .with("seed", self.seed)
+        let id = RunIdentity::new().with("variant", self.variant.name());
+        let id = match self.limit {
+            SearchLimit::Nodes(n) => id.with("nodes", n),
+            SearchLimit::Depth(d) => id.with("depth", d),
+        };
+        id.with("seed", self.seed)
             .with("random_plies", self.random_plies)
             .with("max_plies", self.max_plies)
             .with("book", &self.book_name)
@@ -89,31 +178,62 @@ impl DatagenConfig {
                     "default"
                 },
             )
+            .with("format", self.format)
+            .with("score_cap", self.score_cap)
+            .with(
+                "win_adjudication",
+                self.win.map_or("off".to_string(), |w| {
+                    format!("{}cp/{}plies", w.score, w.plies)
+                }),
+            )
+            .with("hash_mb", self.hash_mb)
+            .with(
+                "shard",
+                self.shard
+                    .map_or("all".to_string(), |(i, n)| format!("{i}/{n}")),
+            )
+    }
+
+    /// `true` if game `id` (from 1) is this run's shard's.
+    pub fn plays(&self, id: usize) -> bool {
+        self.shard.is_none_or(|(i, n)| (id - 1) % n == i - 1)
+    }
+
+    /// The games of this run's shard, in order.
+    pub fn shard_games(&self) -> Vec<usize> {
+        (1..=self.games).filter(|&g| self.plays(g)).collect()
     }
 }
-
-/// The self-play output format (no row checksums: the rows are the plain
-/// `fen,result` lines every position reader takes).
-pub const DATAGEN_FORMAT: RecordFormat = RecordFormat {
-    kind: "varia datagen",
-    version: 1,
-    checksum: false,
-};
 
 /// Progress of a run.
 #[derive(Clone, Copy, Debug)]
 pub struct DatagenProgress {
-    /// Games in the file.
+    /// Games of this shard in the file.
     pub done: usize,
-    /// Games wanted.
+    /// Games of this shard wanted.
     pub total: usize,
     /// Games played by this run.
     pub played: usize,
     /// Positions written by this run.
     pub positions: u64,
+    /// Positions in the file (text and bin; CSV: those written by this run).
+    pub file_positions: u64,
 }
 
-/// One finished game: its quiet positions and result.
+/// One finished game: its kept positions and the moves chosen in them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelledGame {
+    /// Game number (from 1).
+    pub id: usize,
+    /// The kept positions, with their scores and the game's result.
+    pub positions: Vec<PackedPosition>,
+    /// The move the search chose in each kept position.
+    pub moves: Vec<Move>,
+    /// The result from White's view ([`crate::packed`]'s result byte).
+    pub result: u8,
+}
+
+/// One finished game of [`from_games`]: its quiet positions and result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GamePositions {
     /// Game number (from 1).
@@ -170,15 +290,50 @@ pub fn to_opening<V: Variant>(game: &Game<V>) -> Opening {
     }
 }
 
-fn opening<V: Variant>(cfg: &DatagenConfig, id: usize) -> Result<Game<V>> {
-    make_opening::<V>(&cfg.book, cfg.random_plies, cfg.seed, id as u64, 0)
+/// The stream index of a game's count of random plies (apart from the
+/// streams of its moves, which use index 0 and up).
+const PLY_COUNT_STREAM: u64 = u64::MAX;
+
+/// Random plies of game `id`: drawn from the range (a fixed count draws
+/// nothing, so such runs keep the openings of earlier versions).
+pub fn random_plies(range: PlyRange, seed: u64, id: usize) -> usize {
+    if range.lo == range.hi {
+        return range.lo;
+    }
+    let span = (range.hi - range.lo + 1) as u64;
+    range.lo + (hash3(seed, id as u64, PLY_COUNT_STREAM) % span) as usize
 }
 
-/// Records a self-play game's quiet positions as it is played, and ends it
+fn opening<V: Variant>(cfg: &DatagenConfig, id: usize) -> Result<Game<V>> {
+    let plies = random_plies(cfg.random_plies, cfg.seed, id);
+    make_opening::<V>(&cfg.book, plies, cfg.seed, id as u64, 0)
+}
+
+/// Records a self-play game's kept positions as it is played, and ends it
 /// at the length limit or once a search has found a forced win.
 struct Recorder {
     max_plies: usize,
-    fens: Vec<String>,
+    score_cap: i32,
+    positions: Vec<PackedPosition>,
+    moves: Vec<Move>,
+}
+
+impl Recorder {
+    fn new(max_plies: usize, score_cap: i32) -> Recorder {
+        Recorder {
+            max_plies,
+            score_cap,
+            positions: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// `true` if a position whose search chose `mv` with `score` is kept: quiet
+/// (not in check, `mv` neither a capture nor a promotion), and the score no
+/// mate and at most `cap` in magnitude.
+pub fn keeps<V: Variant>(pos: &Position<V>, mv: Move, score: i32, cap: i32) -> bool {
+    score.abs() <= cap.min(MATE_BOUND) && is_quiet(pos, mv)
 }
 
 impl GameObserver for Recorder {
@@ -186,8 +341,16 @@ impl GameObserver for Recorder {
         if game.ply() >= self.max_plies {
             return Some(Verdict::Draw);
         }
-        if with_game!(game, V, g => is_quiet(g.position(), mv)) {
-            self.fens.push(game.fen());
+        if let Some(s) = score {
+            let kept = with_game!(game, V, g => {
+                let pos = g.position();
+                keeps(pos, mv, s, self.score_cap)
+                    .then(|| PackedPosition::from_position(pos, s as i16, DRAW))
+            });
+            if let Some(p) = kept {
+                self.positions.push(p);
+                self.moves.push(mv);
+            }
         }
         // A forced win found: the result is known.
         let mover = game.turn();
@@ -200,37 +363,56 @@ impl GameObserver for Recorder {
 }
 
 /// The two sides of self-play: the engine with the run's weights, each
-/// side with its own table, as in a match.
+/// side with its own table, as in a match. They are made once per worker
+/// thread and kept across its games (each game clears their tables).
 pub fn self_play_players(cfg: &DatagenConfig, params: &EvalParams) -> [InProcess; 2] {
     let player = || InProcess::with_params("varia", params.clone(), cfg.hash_mb.max(1));
     [player(), player()]
 }
 
+/// The result byte of White's score.
+fn result_byte(white_score: f64) -> u8 {
+    if white_score >= 0.75 {
+        WHITE_WIN
+    } else if white_score <= 0.25 {
+        BLACK_WIN
+    } else {
+        DRAW
+    }
+}
+
 /// Plays self-play game `id` through the match runner's game loop
 /// (deterministic for given settings: each player clears its table for a
-/// new game and searches a fixed number of nodes with one thread).
+/// new game and searches with one thread to a fixed node count or depth).
 pub fn play_game<V: Variant>(
     cfg: &DatagenConfig,
     id: usize,
     players: &mut [InProcess; 2],
-) -> Result<GamePositions> {
+) -> Result<LabelledGame> {
     let opening = to_opening(&opening::<V>(cfg, id)?);
     let spec = GameSpec::single(id);
-    let limits = MoveLimits {
-        nodes: Some(cfg.nodes.max(1)),
-        ..MoveLimits::default()
+    let limits = match cfg.limit {
+        SearchLimit::Nodes(n) => MoveLimits {
+            nodes: Some(n.max(1)),
+            ..MoveLimits::default()
+        },
+        SearchLimit::Depth(d) => MoveLimits {
+            depth: Some(d.max(1)),
+            ..MoveLimits::default()
+        },
     };
     // The length limit counts the opening too, so the recorder keeps it.
     let adjudication = Adjudication {
         max_plies: 0,
         draw: None,
-        resign: None,
+        resign: cfg.win.map(|w| ScoreRule {
+            score: w.score,
+            moves: w.plies.div_ceil(2).max(1),
+            after: 0,
+        }),
         ..Adjudication::default()
     };
-    let mut recorder = Recorder {
-        max_plies: cfg.max_plies,
-        fens: Vec::new(),
-    };
+    let mut recorder = Recorder::new(cfg.max_plies, cfg.score_cap);
     let [white, black] = players;
     let record = play_observed_game(
         V::KIND,
@@ -251,82 +433,75 @@ pub fn play_game<V: Variant>(
             end: record.end.termination(),
         });
     }
-    Ok(GamePositions {
+    let result = result_byte(record.end.result().white_score());
+    Ok(LabelledGame {
         id,
-        fens: recorder.fens,
-        result: record.end.result().white_score(),
+        positions: recorder
+            .positions
+            .into_iter()
+            .map(|p| p.with_result(result))
+            .collect(),
+        moves: recorder.moves,
+        result,
     })
 }
 
-/// The games finished in an existing output file (those with a `# game N`
-/// line), and the length of the file up to the last of them: a block cut
-/// short by a crash lies beyond.
-fn finished_games(record: &Record, name: &str) -> Result<(HashSet<usize>, u64)> {
-    let mut keep = record.header_len;
-    let mut done = HashSet::new();
-    for line in &record.lines {
-        if let Some(id) = line.text.trim_end().strip_prefix("# game ") {
-            let id: usize = id.trim().parse().map_err(|_| Error::Line {
-                file: name.to_string(),
-                line: line.number,
-                message: format!("bad game marker \"{}\"", line.text),
-            })?;
-            done.insert(id);
-            keep = line.end;
-        }
-    }
-    Ok((done, keep))
-}
-
-/// Runs self-play data generation into `out` (resuming it if it exists).
-/// `progress` is called from the calling thread after each game.
+/// Runs self-play data generation into `out` (resuming it if it holds part
+/// of this run). `progress` is called from the calling thread after each
+/// game written.
 pub fn run(
     cfg: &DatagenConfig,
     out: &Path,
     progress: &mut dyn FnMut(&DatagenProgress),
 ) -> Result<DatagenProgress> {
-    let name = out.display().to_string();
-    let (mut log, old) = AppendLog::open(
-        out,
-        &DATAGEN_FORMAT,
-        &cfg.identity(),
-        &["fen", "result"],
-        &name,
-    )?;
-    let done = match old {
-        Some(record) => {
-            let (done, keep) = finished_games(&record, &name)?;
-            log.truncate(keep)?;
-            done
-        }
-        None => HashSet::new(),
-    };
-    let todo: Vec<usize> = (1..=cfg.games).filter(|g| !done.contains(g)).collect();
+    let (mut output, resumed) = Output::open(out, cfg.format, cfg.variant, &cfg.identity())?;
+    let games = cfg.shard_games();
+    let todo: Vec<(usize, usize)> = games
+        .iter()
+        .copied()
+        .filter(|&g| !resumed.holds(g))
+        .enumerate()
+        .collect();
     let params = cfg
         .params
         .clone()
         .unwrap_or_else(|| EvalParams::default_for(cfg.variant));
     let mut state = DatagenProgress {
-        done: (1..=cfg.games).filter(|g| done.contains(g)).count(),
-        total: cfg.games,
+        done: games.len() - todo.len(),
+        total: games.len(),
         played: 0,
         positions: 0,
+        file_positions: resumed.positions,
     };
     progress(&state);
-    crate::workers::for_each_parallel(
+    // Games finished ahead of an earlier one wait here, by their place in
+    // `todo`, so the file is written in game order.
+    let mut waiting: BTreeMap<usize, LabelledGame> = BTreeMap::new();
+    let mut next = 0;
+    let played = crate::workers::for_each_parallel(
         &todo,
         cfg.threads,
         || Ok(self_play_players(cfg, &params)),
-        |players, &id| dispatch!(cfg.variant, V => play_game::<V>(cfg, id, players)),
-        |g: GamePositions| {
-            log.append_raw(&g.block())?;
-            state.done += 1;
-            state.played += 1;
-            state.positions += g.fens.len() as u64;
-            progress(&state);
+        |players, &(i, id)| {
+            dispatch!(cfg.variant, V => play_game::<V>(cfg, id, players)).map(|g| (i, g))
+        },
+        |(i, g): (usize, LabelledGame)| {
+            waiting.insert(i, g);
+            while let Some(g) = waiting.remove(&next) {
+                output.write_game(g.id, &g.positions)?;
+                next += 1;
+                state.done += 1;
+                state.played += 1;
+                state.positions += g.positions.len() as u64;
+                state.file_positions += g.positions.len() as u64;
+                progress(&state);
+            }
             Ok(())
         },
-    )?;
+    );
+    // What was written is recorded even when a game failed.
+    output.checkpoint()?;
+    played?;
     Ok(state)
 }
 
@@ -447,14 +622,16 @@ mod tests {
 
     #[test]
     fn the_recorder_keeps_quiet_positions_and_ends_at_known_results() {
-        let mut r = Recorder {
-            max_plies: 3,
-            fens: Vec::new(),
-        };
+        let mut r = Recorder::new(3, 3000);
         let mut game = VariantGame::new(VariantKind::Chess);
         let e4 = game.parse_uci("e2e4").expect("legal");
         assert_eq!(r.on_move(&game, e4, Some(20)), None);
-        assert_eq!(r.fens, [game.fen()]);
+        assert_eq!(r.positions.len(), 1);
+        assert_eq!(r.positions[0].to_fen(VariantKind::Chess), game.fen());
+        assert_eq!((r.positions[0].score(), r.moves[0]), (20, e4));
+        // Beyond the cap, or a mate: not kept.
+        assert_eq!(r.on_move(&game, e4, Some(3001)), None);
+        assert_eq!(r.positions.len(), 1);
         game.play(e4).expect("legal");
         game.play_uci("d7d5").expect("legal");
         // A capture is not quiet; a found mate ends the game for the mover.
@@ -467,7 +644,7 @@ mod tests {
             r.on_move(&game, exd5, Some(-(search::MATE - 3))),
             Some(Verdict::Win(movegen::Color::Black))
         );
-        assert_eq!(r.fens.len(), 1);
+        assert_eq!(r.positions.len(), 1);
         game.play(exd5).expect("legal");
         let qxd5 = game.parse_uci("d8d5").expect("legal");
         assert_eq!(r.on_move(&game, qxd5, Some(0)), Some(Verdict::Draw));

@@ -2,8 +2,12 @@
 //!
 //! Fitting the weights of varia's linear evaluation ([`search::EvalParams`]):
 //!
-//! - [`datagen`]: labelled positions (`fen,result` CSV) from self-play with
-//!   varied openings, or from the match runner's per-game CSV and PGN files.
+//! - [`datagen`]: labelled positions from self-play with varied openings
+//!   (search score and game result, for Texel tuning and network training),
+//!   or from the match runner's per-game CSV and PGN files; [`datafile`]
+//!   writes them as `fen,result` CSV, `FEN | score | result` text or
+//!   [`packed`] binary records, resumably.
+//! - [`packed`]: the 32-byte binary training-position format.
 //! - [`label`]: positions labelled with an engine's expected score (its
 //!   search score through a logistic) instead of a game's result.
 //! - [`qleaf`]: resolving a position to the leaf of its quiescence search, the
@@ -21,8 +25,10 @@
 
 #![warn(missing_docs)]
 
+pub mod datafile;
 pub mod datagen;
 pub mod label;
+pub mod packed;
 pub mod plot;
 pub mod positions;
 pub mod qleaf;
@@ -87,6 +93,12 @@ pub enum Error {
     /// Every random opening of a unit ended the game.
     #[error("no opening for ({0}, {1}) that does not end the game")]
     NoOpening(u64, u64),
+    /// An output that cannot be resumed (its data and its progress file disagree).
+    #[error("{0}")]
+    Resume(String),
+    /// A packed-position file.
+    #[error(transparent)]
+    Packed(#[from] packed::PackedError),
     /// `--params` names no such weight or group.
     #[error("unknown weight or group \"{name}\" (groups: {groups}; single weights as e.g. material.queen, pst_knight.e4)")]
     UnknownWeight {
