@@ -23,6 +23,7 @@
 
 pub mod datagen;
 pub mod label;
+pub mod packed;
 pub mod plot;
 pub mod positions;
 pub mod qleaf;
