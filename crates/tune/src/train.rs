@@ -601,7 +601,12 @@ pub fn plot_svg(rows: &[EpochRow], title: &str) -> String {
         .iter()
         .map(|r| (r.epoch as f64, r.train_loss))
         .collect();
-    let val: Vec<(f64, f64)> = rows.iter().map(|r| (r.epoch as f64, r.val_loss)).collect();
+    // No validation positions: NaN losses, no line.
+    let val: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|r| (r.epoch as f64, r.val_loss))
+        .filter(|p| p.1.is_finite())
+        .collect();
     let (ymin, ymax) = chart::padded_range(train.iter().chain(&val).map(|p| p.1));
     let top = Panel {
         y0: TOP + 20.0,
@@ -612,10 +617,12 @@ pub fn plot_svg(rows: &[EpochRow], title: &str) -> String {
     };
     top.frame(&mut s, "loss", "loss");
     top.line(&mut s, &train, COLORS[0]);
-    top.line(&mut s, &val, COLORS[1]);
     let lx = WIDTH - RIGHT + 10.0;
     chart::legend_entry(&mut s, lx, top.y0 + 10.0, COLORS[0], "training");
-    chart::legend_entry(&mut s, lx, top.y0 + 26.0, COLORS[1], "validation");
+    if !val.is_empty() {
+        top.line(&mut s, &val, COLORS[1]);
+        chart::legend_entry(&mut s, lx, top.y0 + 26.0, COLORS[1], "validation");
+    }
     let speed: Vec<(f64, f64)> = rows
         .iter()
         .map(|r| (r.epoch as f64, r.positions_per_s))
@@ -1237,6 +1244,31 @@ mod tests {
             .collect();
         let k = fit_k(&data, VariantKind::Chess);
         assert!((k - 250.0).abs() < 25.0, "{k}");
+    }
+
+    #[test]
+    fn the_plot_leaves_out_a_missing_validation_loss() {
+        let row = |epoch, val_loss| EpochRow {
+            epoch,
+            train_loss: 0.1 / epoch as f64,
+            val_loss,
+            positions_per_s: 1000.0,
+            lr: 0.001,
+        };
+        let svg = plot_svg(&[row(1, f64::NAN), row(2, f64::NAN)], "t");
+        assert!(!svg.contains("NaN") && !svg.contains("validation"), "{svg}");
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        let svg = plot_svg(&[row(1, 0.2), row(2, 0.1)], "t");
+        assert!(svg.contains("validation"));
+        assert_eq!(svg.matches("<polyline").count(), 3);
+        // A trace row reads back as written, NaN included.
+        let r = row(3, f64::NAN);
+        let back = EpochRow::parse(&r.csv()).unwrap();
+        assert_eq!(
+            (back.epoch, back.train_loss, back.lr),
+            (3, r.train_loss, r.lr)
+        );
+        assert!(back.val_loss.is_nan());
     }
 
     #[test]
