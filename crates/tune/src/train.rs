@@ -1246,6 +1246,54 @@ mod tests {
         assert!((k - 250.0).abs() < 25.0, "{k}");
     }
 
+    /// The trainer reads a packed record into exactly the inputs the engine
+    /// takes from the position itself (both perspectives, threecheck's
+    /// counters included), and the result into the side to move's view, in
+    /// all six games.
+    #[test]
+    fn a_packed_record_gives_the_engines_inputs() {
+        fn check<V: Variant>(seed: u64) {
+            let mut rng = SplitMix64::new(seed);
+            let mut pos = Position::<V>::startpos();
+            let mut sample = Sample::new();
+            for i in 0..1500 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.is_over_by_rule() {
+                    pos = Position::<V>::startpos();
+                    continue;
+                }
+                pos = pos.play_unchecked(moves[rng.below(moves.len())]);
+                let result = (i % 3) as u8;
+                let packed = PackedPosition::from_position(&pos, (i % 7) as i16 - 3, result);
+                sample.decode(&packed, V::KIND);
+                let inputs = |c: Color| {
+                    let mut v = Vec::new();
+                    for_each_active(&pos, c, |f| v.push(f));
+                    v.sort_unstable();
+                    v
+                };
+                let sorted = |v: &[usize]| {
+                    let mut v = v.to_vec();
+                    v.sort_unstable();
+                    v
+                };
+                assert_eq!(sorted(&sample.us), inputs(pos.turn()), "{}", pos.fen());
+                assert_eq!(sorted(&sample.them), inputs(pos.turn().other()));
+                assert_eq!(sample.score, f32::from((i % 7) as i16 - 3));
+                let white = f32::from(result) / 2.0;
+                let want = if pos.turn() == Color::White {
+                    white
+                } else {
+                    1.0 - white
+                };
+                assert_eq!(sample.result, want);
+            }
+        }
+        for (i, game) in VariantKind::ALL.into_iter().enumerate() {
+            movegen::dispatch!(game, V => check::<V>(i as u64));
+        }
+    }
+
     #[test]
     fn the_plot_leaves_out_a_missing_validation_loss() {
         let row = |epoch, val_loss| EpochRow {
