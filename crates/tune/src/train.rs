@@ -55,6 +55,8 @@ use std::time::Instant;
 /// Positions per gradient chunk (the unit of parallel work; fixed so that
 /// the sums, and so the trained bytes, do not depend on the thread count).
 pub const CHUNK: usize = 1024;
+/// The largest batch (256 chunks, so 256 gradient buffers).
+pub const MAX_BATCH: usize = 256 * CHUNK;
 /// Parameters per block of the parallel gradient sum and AdamW update.
 const BLOCK: usize = 4096;
 /// AdamW's first-moment decay.
@@ -126,8 +128,9 @@ impl TrainConfig {
         if self.epochs == 0 {
             return bad("--epochs must be at least 1");
         }
-        if self.batch_size == 0 {
-            return bad("--batch must be at least 1");
+        // Each chunk of a batch has a gradient buffer of every parameter.
+        if self.batch_size == 0 || self.batch_size > MAX_BATCH {
+            return bad("--batch must be 1..=262144");
         }
         if !(self.lr > 0.0 && self.lr.is_finite()) {
             return bad("--lr must be a positive number");
@@ -792,7 +795,7 @@ pub fn train(
         k,
     });
     let n_params = state.net.params.len();
-    let chunks_per_batch = config.batch_size.div_ceil(CHUNK);
+    let chunks_per_batch = config.batch_size.min(train_idx.len()).div_ceil(CHUNK);
     let mut grads: Vec<Vec<f32>> = vec![vec![0.0; n_params]; chunks_per_batch];
     let mut epoch_order = train_idx.to_vec();
     while state.epoch < config.epochs {
