@@ -14,6 +14,7 @@ pub mod bench;
 pub mod eval;
 pub mod input;
 pub mod limits;
+pub mod nnue;
 pub mod params;
 pub mod protocol;
 pub mod score;
