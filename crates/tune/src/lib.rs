@@ -176,9 +176,6 @@ pub enum Error {
     /// A match objective ended without games.
     #[error("no games were played")]
     NoGames,
-    /// A packed training-position file that cannot be read.
-    #[error(transparent)]
-    Packed(#[from] packed::PackedError),
     /// A net file that cannot be read or written.
     #[error(transparent)]
     Net(#[from] search::nnue::NetError),
