@@ -19,11 +19,15 @@ fn datagen_then_texel_then_spsa() {
     assert!(o.status.success(), "{o:?}");
     let text = std::fs::read_to_string(&pos).unwrap();
     assert!(text.starts_with("fen,result\n"), "{text}");
+    assert!(!text.contains('#'), "a plain CSV: {text}");
+    // The run's settings and progress are beside it.
+    let progress = legacy_text(&dir.path().join("pos.csv.progress"));
     assert!(
-        legacy_text(&pos).starts_with("# varia datagen v1\n# variant: suicide\n# nodes: 100\n"),
-        "{text}"
+        progress.contains("# variant: suicide\n") && progress.contains("# nodes: 100\n"),
+        "{progress}"
     );
-    assert_eq!(text.matches("# game ").count(), 4);
+    let last = progress.lines().last().unwrap();
+    assert!(last.starts_with("4,4,"), "four games written: {progress}");
     // Again: nothing left to play.
     let o = datagen();
     assert!(

@@ -6,17 +6,15 @@
 //! it.
 //!
 //! - [`Format::Csv`]: the `fen,result` CSV the Texel tuner reads
-//!   ([`crate::positions`]), an [`arena::record`] file: the run's settings
-//!   in its sidecar `FILE.meta` and a `# game N` line after each game,
-//!   which is how it resumes (games with their line are done; anything after
-//!   the last one is cut off).
+//!   ([`crate::positions`]): the header line, then one row a position,
+//!   nothing else, so that pandas, R and spreadsheets open it as it is.
 //! - [`Format::Text`]: `FEN | score | result` lines, score and result from
 //!   White's view (result `1.0`, `0.5`, `0.0`), as the text converters of
 //!   network trainers (bullet, marlinflow) read them.
 //! - [`Format::Bin`]: [`crate::packed`]'s 32-byte records after its header.
 //!
-//! Neither of the last two can hold `#` lines, so their run identity and
-//! progress live beside them, in `OUT.progress` ([`progress_path`]), an
+//! None of them holds comment lines, so the run identity and progress live
+//! beside the output, in `OUT.progress` ([`progress_path`]), an
 //! [`arena::record`] file with a checksummed row `last_game,games,
 //! positions,bytes` per checkpoint. Games are written in game order, so the
 //! last row says which games are in the file and how many bytes hold them.
@@ -29,7 +27,6 @@ use crate::positions::format_result;
 use crate::{Error, Result};
 use arena::record::{AppendLog, RecordFormat, RunIdentity};
 use movegen::{Color, VariantKind};
-use std::collections::HashSet;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -40,7 +37,7 @@ use std::time::{Duration, Instant};
 /// An output format of self-play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// `fen,result` CSV with `#` lines (Texel tuning).
+    /// `fen,result` CSV, header first (Texel tuning).
     Csv,
     /// `FEN | score | result` lines, White's view.
     Text,
@@ -78,15 +75,10 @@ impl FromStr for Format {
     }
 }
 
-/// The CSV output's record format (no row checksums: the rows are the plain
-/// `fen,result` lines every position reader takes).
-pub const CSV_FORMAT: RecordFormat = RecordFormat {
-    kind: "varia datagen",
-    version: 1,
-    checksum: false,
-};
+/// The CSV output's first line.
+pub const CSV_HEADER: &str = "fen,result\n";
 
-/// The progress file beside a text or binary output.
+/// The progress file beside an output.
 pub const PROGRESS_FORMAT: RecordFormat = RecordFormat {
     kind: "varia datagen progress",
     version: 1,
@@ -133,35 +125,26 @@ pub fn text_line(p: &PackedPosition, kind: VariantKind) -> String {
     format!("{} | {white} | {}", p.to_fen(kind), text_result(p.result()))
 }
 
-/// The CSV block of one game: `fen,result` lines, then `# game N`.
-pub fn csv_block(id: usize, positions: &[PackedPosition], kind: VariantKind) -> String {
-    let mut s = String::with_capacity(positions.len() * 64 + 16);
-    for p in positions {
-        s.push_str(&p.to_fen(kind));
-        s.push(',');
-        s.push_str(format_result(white_score(p.result())));
-        s.push('\n');
-    }
-    s.push_str(&format!("# game {id}\n"));
-    s
+/// The `fen,result` CSV row of a position (no newline), result from
+/// White's view.
+pub fn csv_line(p: &PackedPosition, kind: VariantKind) -> String {
+    format!("{},{}", p.to_fen(kind), format_result(white_score(p.result())))
 }
 
 /// What a resumed output already holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resumed {
-    /// CSV: the games with a `# game N` line (in any order).
-    pub listed: HashSet<usize>,
-    /// Text and bin: every game of the run up to this number is in the
-    /// file (they are written in order); 0 for none.
+    /// Every game of the run up to this number is in the file (they are
+    /// written in order); 0 for none.
     pub through: usize,
-    /// Positions in the file (text and bin; CSV: not counted, 0).
+    /// Positions in the file.
     pub positions: u64,
 }
 
 impl Resumed {
     /// `true` if game `id` is in the file.
     pub fn holds(&self, id: usize) -> bool {
-        id <= self.through || self.listed.contains(&id)
+        id <= self.through
     }
 }
 
@@ -173,18 +156,15 @@ pub struct Output {
     sink: Sink,
 }
 
-enum Sink {
-    Csv(AppendLog),
-    Framed {
-        data: File,
-        progress: AppendLog,
-        last_game: usize,
-        games: usize,
-        positions: u64,
-        bytes: u64,
-        saved: Instant,
-        dirty: bool,
-    },
+struct Sink {
+    data: File,
+    progress: AppendLog,
+    last_game: usize,
+    games: usize,
+    positions: u64,
+    bytes: u64,
+    saved: Instant,
+    dirty: bool,
 }
 
 impl Output {
@@ -198,48 +178,6 @@ impl Output {
         identity: &RunIdentity,
     ) -> Result<(Output, Resumed)> {
         let name = out.display().to_string();
-        match format {
-            Format::Csv => {
-                let (mut log, old) =
-                    AppendLog::open(out, &CSV_FORMAT, identity, &["fen", "result"], &name)?;
-                let mut resumed = Resumed::default();
-                if let Some(record) = old {
-                    let mut keep = record.header_len;
-                    for line in &record.lines {
-                        if let Some(id) = line.text.trim_end().strip_prefix("# game ") {
-                            let id: usize = id.trim().parse().map_err(|_| Error::Line {
-                                file: name.clone(),
-                                line: line.number,
-                                message: format!("bad game marker \"{}\"", line.text),
-                            })?;
-                            resumed.listed.insert(id);
-                            keep = line.end;
-                        }
-                    }
-                    log.truncate(keep)?;
-                }
-                let sink = Sink::Csv(log);
-                Ok((
-                    Output {
-                        kind,
-                        format,
-                        name,
-                        sink,
-                    },
-                    resumed,
-                ))
-            }
-            Format::Text | Format::Bin => Self::open_framed(out, format, kind, identity, name),
-        }
-    }
-
-    fn open_framed(
-        out: &Path,
-        format: Format,
-        kind: VariantKind,
-        identity: &RunIdentity,
-        name: String,
-    ) -> Result<(Output, Resumed)> {
         let ppath = progress_path(out);
         let pname = ppath.display().to_string();
         let existing = std::fs::metadata(out).map(|m| m.len()).ok();
@@ -259,10 +197,10 @@ impl Output {
         let last_row = old
             .as_ref()
             .and_then(|r| r.lines.iter().rev().find(|l| !l.comment));
-        let header_len = if format == Format::Bin {
-            crate::packed::HEADER_LEN as u64
-        } else {
-            0
+        let header_len = match format {
+            Format::Bin => crate::packed::HEADER_LEN as u64,
+            Format::Csv => CSV_HEADER.len() as u64,
+            Format::Text => 0,
         };
         let (last_game, games, positions, bytes) = match last_row {
             Some(line) => parse_progress(&line.text).ok_or_else(|| Error::Line {
@@ -275,10 +213,14 @@ impl Output {
         let data = if last_row.is_none() {
             // A fresh run (or one killed before its first checkpoint).
             let mut f = File::create(out).map_err(Error::io(&name))?;
-            if format == Format::Bin {
-                Header { game: kind }
+            match format {
+                Format::Bin => Header { game: kind }
                     .write(&mut f)
-                    .map_err(Error::io(&name))?;
+                    .map_err(Error::io(&name))?,
+                Format::Csv => f
+                    .write_all(CSV_HEADER.as_bytes())
+                    .map_err(Error::io(&name))?,
+                Format::Text => {}
             }
             f.flush().map_err(Error::io(&name))?;
             progress.append(&format!("0,0,0,{header_len}"))?;
@@ -311,7 +253,7 @@ impl Output {
             }
             f
         };
-        let sink = Sink::Framed {
+        let sink = Sink {
             data,
             progress,
             last_game,
@@ -329,7 +271,6 @@ impl Output {
                 sink,
             },
             Resumed {
-                listed: HashSet::new(),
                 through: last_game,
                 positions,
             },
@@ -340,61 +281,42 @@ impl Output {
     /// text and bin). A checkpoint follows when the last is old enough.
     pub fn write_game(&mut self, id: usize, positions: &[PackedPosition]) -> Result<()> {
         let kind = self.kind;
-        match &mut self.sink {
-            Sink::Csv(log) => log.append_raw(&csv_block(id, positions, kind))?,
-            Sink::Framed {
-                data,
-                last_game,
-                games,
-                positions: count,
-                bytes,
-                saved,
-                dirty,
-                ..
-            } => {
-                let mut buf = Vec::with_capacity(positions.len() * 96);
-                for p in positions {
-                    if self.format == Format::Bin {
-                        buf.extend_from_slice(p.as_bytes());
-                    } else {
-                        buf.extend_from_slice(text_line(p, kind).as_bytes());
-                        buf.push(b'\n');
-                    }
-                }
-                data.write_all(&buf).map_err(Error::io(&self.name))?;
-                *last_game = id;
-                *games += 1;
-                *count += positions.len() as u64;
-                *bytes += buf.len() as u64;
-                *dirty = true;
-                if saved.elapsed() >= CHECKPOINT_EVERY {
-                    self.checkpoint()?;
-                }
+        let sink = &mut self.sink;
+        let mut buf = Vec::with_capacity(positions.len() * 96);
+        for p in positions {
+            match self.format {
+                Format::Bin => buf.extend_from_slice(p.as_bytes()),
+                Format::Text => buf.extend_from_slice(text_line(p, kind).as_bytes()),
+                Format::Csv => buf.extend_from_slice(csv_line(p, kind).as_bytes()),
             }
+            if self.format != Format::Bin {
+                buf.push(b'\n');
+            }
+        }
+        sink.data.write_all(&buf).map_err(Error::io(&self.name))?;
+        sink.last_game = id;
+        sink.games += 1;
+        sink.positions += positions.len() as u64;
+        sink.bytes += buf.len() as u64;
+        sink.dirty = true;
+        if sink.saved.elapsed() >= CHECKPOINT_EVERY {
+            self.checkpoint()?;
         }
         Ok(())
     }
 
-    /// Records the progress so far (text and bin; the CSV holds its own).
+    /// Records the progress so far.
     pub fn checkpoint(&mut self) -> Result<()> {
-        if let Sink::Framed {
-            data,
-            progress,
-            last_game,
-            games,
-            positions,
-            bytes,
-            saved,
-            dirty,
-        } = &mut self.sink
-        {
-            if *dirty {
-                data.flush().map_err(Error::io(&self.name))?;
-                progress.append(&format!("{last_game},{games},{positions},{bytes}"))?;
-                *dirty = false;
-            }
-            *saved = Instant::now();
+        let sink = &mut self.sink;
+        if sink.dirty {
+            sink.data.flush().map_err(Error::io(&self.name))?;
+            sink.progress.append(&format!(
+                "{},{},{},{}",
+                sink.last_game, sink.games, sink.positions, sink.bytes
+            ))?;
+            sink.dirty = false;
         }
+        sink.saved = Instant::now();
         Ok(())
     }
 }
@@ -428,8 +350,8 @@ mod tests {
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 3+2 0 2 | -35 | 1.0"
         );
         assert_eq!(
-            csv_block(7, &[p.with_result(1)], VariantKind::ThreeCheck),
-            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 3+2 0 2,0.5\n# game 7\n"
+            csv_line(&p.with_result(1), VariantKind::ThreeCheck),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 3+2 0 2,0.5"
         );
     }
 

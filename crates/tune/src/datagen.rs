@@ -26,8 +26,8 @@
 //! single run's games.
 //!
 //! **Resuming** is the output's ([`crate::datafile`]): the run's settings
-//! ([`DatagenConfig::identity`]) are in the CSV's sidecar `FILE.meta` or in
-//! the progress file beside a text or binary output; the games already written are
+//! ([`DatagenConfig::identity`]) are in the progress file beside the
+//! output; the games already written are
 //! skipped, a torn tail is cut off, and a run with other settings (other
 //! than `--games`, which may grow, and the threads) is refused, naming the
 //! first setting that differs.

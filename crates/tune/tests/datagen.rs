@@ -68,15 +68,15 @@ fn csv_self_play_resumes_to_the_same_file() {
     let r = run(&cfg(6, 1), &one, &mut |_| {}).unwrap();
     assert_eq!((r.done, r.played), (6, 6));
     let whole = std::fs::read_to_string(&one).unwrap();
-    let meta = std::fs::read_to_string(arena::record::meta_path(&one)).unwrap();
+    // A plain CSV; the run's settings are beside it, with its progress.
+    let progress = tune::datafile::progress_path(&one);
+    let meta = std::fs::read_to_string(arena::record::meta_path(&progress)).unwrap();
     assert!(
-        meta.starts_with("varia datagen v1\nvariant: suicide\nnodes: 150\nseed: 5\n"),
+        meta.starts_with("varia datagen progress v1\nvariant: suicide\nnodes: 150\nseed: 5\n"),
         "{meta}"
     );
-    assert_eq!(
-        whole.lines().find(|l| !l.starts_with('#')),
-        Some("fen,result")
-    );
+    assert_eq!(whole.lines().next(), Some("fen,result"));
+    assert!(!whole.contains('#'), "{whole}");
     let positions = tune::positions::parse::<Suicide>(&whole, "one.csv").unwrap();
     assert!(positions.len() > 30, "{}", positions.len());
     for (pos, r) in &positions {
