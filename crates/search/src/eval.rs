@@ -198,9 +198,9 @@ pub const PHASE_MAX: i32 = 24;
 pub const MAX_WEIGHT: i32 = 10_000;
 
 /// Largest magnitude of a static evaluation: just below the mate range
-/// ([`crate::alphabeta::MATE_BOUND`]), so it never reads as a mate and fits
+/// ([`crate::score::MATE_BOUND`]), so it never reads as a mate and fits
 /// the transposition table's `i16`.
-pub const MAX_EVAL: i32 = crate::alphabeta::MATE_BOUND - 1;
+pub const MAX_EVAL: i32 = crate::score::MATE_BOUND - 1;
 
 /// Names of the material weights, in role order.
 pub const MATERIAL_NAMES: [&str; 7] = [
@@ -1725,7 +1725,7 @@ mod tests {
         assert_eq!(evaluate(&white, &p), MAX_EVAL);
         let black = Position::<Chess>::from_fen("4k3/8/8/8/8/8/PPP5/4K3 b - - 0 1").unwrap();
         assert_eq!(evaluate(&black, &p), -MAX_EVAL);
-        assert!(MAX_EVAL < crate::alphabeta::MATE_BOUND && MAX_EVAL <= i32::from(i16::MAX));
+        assert!(MAX_EVAL < crate::score::MATE_BOUND && MAX_EVAL <= i32::from(i16::MAX));
     }
 
     #[test]

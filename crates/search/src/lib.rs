@@ -21,10 +21,11 @@ pub mod see;
 pub mod settings;
 pub mod tt;
 
-pub use alphabeta::{Info, Shared, Worker, MATE, MATE_BOUND};
+pub use alphabeta::{Info, RootResult, Shared, Worker};
 pub use eval::{evaluate, EvalParams};
 pub use limits::{Clock, Limits};
 pub use params::{SearchParams, SearchParamsError};
+pub use score::{MATE, MATE_BOUND};
 
 use movegen::{Move, Position, Variant};
 use std::sync::atomic::Ordering::Relaxed;
@@ -91,14 +92,14 @@ pub fn search_on_clock<V: Variant>(
             });
         }
         let mut main = Worker::<V>::new(0, shared, params, settings, clock, history);
-        let (best, score, depth, pv) = main.iterate(root, max_depth, report);
+        let found = main.iterate(root, max_depth, report);
         shared.stop.store(true, Relaxed);
         SearchResult {
-            best,
-            score,
-            depth,
+            best: found.best,
+            score: found.score,
+            depth: found.depth,
             nodes: shared.nodes.load(Relaxed),
-            pv,
+            pv: found.pv,
         }
     })
 }

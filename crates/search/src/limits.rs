@@ -14,8 +14,8 @@
 //! evaluation. The hard limit never moves, and a scaled soft limit never
 //! passes it; a `movetime` search keeps its fixed time.
 
-use crate::alphabeta::MATE_BOUND;
 use crate::params::SearchParams;
+use crate::score::MATE_BOUND;
 use movegen::Color;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -428,7 +428,7 @@ mod tests {
         assert_eq!(soft_limit_factor(&p, 4, &[300, 0]), 700 * 1600 / 1000);
         assert_eq!(soft_limit_factor(&p, 4, &[0, 300]), 700 * 750 / 1000);
         // A mate score: no trend.
-        let mate = crate::alphabeta::MATE - 5;
+        let mate = crate::score::MATE - 5;
         assert_eq!(soft_limit_factor(&p, 0, &[mate, 0]), 1800);
     }
 

@@ -6,7 +6,7 @@
 //! move at the root winning.
 
 use movegen::{variants::*, Game, Position, Variant};
-use search::alphabeta::mate_in;
+use search::score::mate_in;
 use search::{search, EvalParams, Limits, SearchParams, SearchResult, Shared};
 
 fn solve<V: Variant>(fen: &str, depth: u32, threads: usize) -> (Position<V>, SearchResult) {
