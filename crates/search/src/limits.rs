@@ -468,7 +468,7 @@ mod tests {
     #[test]
     fn a_search_with_a_scaled_soft_limit_stops_by_the_hard_limit() {
         use crate::alphabeta::Shared;
-        use crate::eval::EvalParams;
+        use crate::evaluator::Evaluator;
         use movegen::variants::Chess;
         use movegen::{Position, Variant};
         // 3 s on the clock: 100 ms a move, soft limit 60 ms, hard 300 ms.
@@ -487,7 +487,7 @@ mod tests {
         let hard = Clock::start(&limits, Color::White, 1, &settings).hard();
         assert_eq!(hard, Some(Duration::from_millis(300)));
         let pos = Position::<Chess>::startpos();
-        let params = EvalParams::default_for(Chess::KIND);
+        let params = Evaluator::default_for(Chess::KIND);
         let shared = Shared::new(16);
         let started = Instant::now();
         let result = crate::search(

@@ -38,7 +38,7 @@ use arena::openings::random_opening;
 use arena::record::{AppendLog, Record, RecordFormat, RunIdentity};
 use arena::{Adjudication, GameSpec, InProcess, MoveLimits, Opening};
 use movegen::{dispatch, with_game, Game, Move, Position, Variant, VariantGame, VariantKind};
-use search::{EvalParams, MATE_BOUND};
+use search::{Evaluator, MATE_BOUND};
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -65,8 +65,9 @@ pub struct DatagenConfig {
     pub book: Vec<Opening>,
     /// Name of the book in the settings line (`none` without one).
     pub book_name: String,
-    /// Evaluation the games are played with (`None`: the defaults).
-    pub params: Option<EvalParams>,
+    /// Evaluation the games are played with (`None`: the game's built-in
+    /// one).
+    pub evaluator: Option<Evaluator>,
 }
 
 impl DatagenConfig {
@@ -83,7 +84,7 @@ impl DatagenConfig {
             .with("book", &self.book_name)
             .with(
                 "eval",
-                if self.params.is_some() {
+                if self.evaluator.is_some() {
                     "file"
                 } else {
                     "default"
@@ -201,8 +202,8 @@ impl GameObserver for Recorder {
 
 /// The two sides of self-play: the engine with the run's weights, each
 /// side with its own table, as in a match.
-pub fn self_play_players(cfg: &DatagenConfig, params: &EvalParams) -> [InProcess; 2] {
-    let player = || InProcess::with_params("varia", params.clone(), cfg.hash_mb.max(1));
+pub fn self_play_players(cfg: &DatagenConfig, evaluator: &Evaluator) -> [InProcess; 2] {
+    let player = || InProcess::with_evaluator("varia", evaluator.clone(), cfg.hash_mb.max(1));
     [player(), player()]
 }
 
@@ -302,10 +303,10 @@ pub fn run(
         None => HashSet::new(),
     };
     let todo: Vec<usize> = (1..=cfg.games).filter(|g| !done.contains(g)).collect();
-    let params = cfg
-        .params
+    let evaluator = cfg
+        .evaluator
         .clone()
-        .unwrap_or_else(|| EvalParams::default_for(cfg.variant));
+        .unwrap_or_else(|| Evaluator::default_for(cfg.variant));
     let mut state = DatagenProgress {
         done: (1..=cfg.games).filter(|g| done.contains(g)).count(),
         total: cfg.games,
@@ -316,7 +317,7 @@ pub fn run(
     crate::workers::for_each_parallel(
         &todo,
         cfg.threads,
-        || Ok(self_play_players(cfg, &params)),
+        || Ok(self_play_players(cfg, &evaluator)),
         |players, &id| dispatch!(cfg.variant, V => play_game::<V>(cfg, id, players)),
         |g: GamePositions| {
             log.append_raw(&g.block())?;

@@ -4,7 +4,7 @@
 use arena::{Adjudication, EngineConfig, InProcess, MatchConfig, MoveLimits, Player, PlayerError};
 use movegen::variants::Suicide;
 use movegen::VariantKind;
-use search::EvalParams;
+use search::Evaluator;
 use tune::datagen::{from_games, run, DatagenConfig};
 
 fn cfg(games: usize, threads: usize) -> DatagenConfig {
@@ -19,7 +19,7 @@ fn cfg(games: usize, threads: usize) -> DatagenConfig {
         hash_mb: 1,
         book: Vec::new(),
         book_name: "none".into(),
-        params: None,
+        evaluator: None,
     }
 }
 
@@ -122,9 +122,9 @@ fn positions_from_match_csv_and_pgn_agree() {
     mc.out = Some(csv.clone());
     mc.pgn = Some(pgn.clone());
     let factory = |s: &EngineConfig| -> Result<Box<dyn Player>, PlayerError> {
-        Ok(Box::new(InProcess::with_params(
+        Ok(Box::new(InProcess::with_evaluator(
             &s.name,
-            EvalParams::default_for(VariantKind::Suicide),
+            Evaluator::default_for(VariantKind::Suicide),
             1,
         )))
     };

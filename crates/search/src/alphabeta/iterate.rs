@@ -192,8 +192,9 @@ impl<V: Variant> Worker<'_, V> {
     }
 
     /// Makes `root` the root of the search path: its key the last of the
-    /// game's (unless it is already).
+    /// game's (unless it is already), the bottom of the evaluation stack.
     pub(super) fn enter_root(&mut self, root: &Position<V>) {
+        self.td.eval.root(self.evaluator, root);
         if self.keys.last() != Some(&root.key()) {
             self.keys.push(root.key());
         }

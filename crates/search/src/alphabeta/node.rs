@@ -12,7 +12,6 @@ use super::history::{moved_piece_to, HistoryTables};
 use super::qsearch::NoObserver;
 use super::stack::MAX_PLY;
 use super::thread::Worker;
-use crate::eval::evaluate;
 use crate::score::{outcome_score, INF, MATE, MATE_BOUND};
 use crate::tt::{Bound, TtEntry};
 use movegen::{Color, Move, MoveList, Position, Variant};
@@ -105,7 +104,7 @@ impl<V: Variant> Worker<'_, V> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return evaluate(pos, self.params);
+            return self.static_eval(pos, ply);
         }
 
         // Decided before the table is read, so that the depth stored and
@@ -226,9 +225,10 @@ impl<V: Variant> Worker<'_, V> {
     fn evaluate_node(&mut self, n: &mut Node<'_, V>) {
         let sp = self.settings;
         if !n.in_check {
-            let raw =
-                n.tt.map(|e| e.eval)
-                    .unwrap_or_else(|| evaluate(n.pos, self.params));
+            let raw = match n.tt {
+                Some(e) => e.eval,
+                None => self.static_eval(n.pos, n.ply),
+            };
             n.raw_eval = raw;
             n.static_eval = self.td.hist.corrected_eval(sp, n.pos, raw);
         }
@@ -299,7 +299,9 @@ impl<V: Variant> Worker<'_, V> {
             }
             let new_depth = n.depth - 1 + i32::from(Some(m) == singular_move);
             self.keys.push(child.key());
+            self.td.eval.push(self.evaluator, pos, &child, m);
             let score = self.search_move(n, &plan, &c, new_depth, cont);
+            self.td.eval.pop();
             self.keys.pop();
             if self.stopped {
                 return None;

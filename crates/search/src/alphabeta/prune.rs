@@ -184,6 +184,7 @@ impl<V: Variant> Worker<'_, V> {
             r += ((n.eval - beta) / sp.nmp_eval_divisor).min(sp.nmp_eval_max);
         }
         self.keys.push(null.key());
+        self.td.eval.push_null(self.evaluator, pos, &null);
         let outer_fence = self.null_fence;
         if sp.repetition_null_fence != 0 {
             self.null_fence = Some(self.keys.len() - 1);
@@ -198,6 +199,7 @@ impl<V: Variant> Worker<'_, V> {
             !n.cut_node,
         );
         self.null_fence = outer_fence;
+        self.td.eval.pop();
         self.keys.pop();
         if self.stopped {
             return Some(0);
@@ -267,6 +269,7 @@ impl<V: Variant> Worker<'_, V> {
                 self.td.stack[ply].played_piece_to = Some(moved_piece_to(pos, n.us, m));
             }
             self.keys.push(child.key());
+            self.td.eval.push(self.evaluator, pos, &child, m);
             let window = (-probcut_beta, -probcut_beta + 1);
             let mut s = -self.qsearch(&child, window.0, window.1, ply + 1, 0, &mut NoObserver);
             if s >= probcut_beta && !self.stopped {
@@ -274,6 +277,7 @@ impl<V: Variant> Worker<'_, V> {
                 // expected to fail low: not a cut node.
                 s = -self.search(&child, window.0, window.1, depth - 4, ply + 1, false, false);
             }
+            self.td.eval.pop();
             self.keys.pop();
             if self.stopped {
                 return None;

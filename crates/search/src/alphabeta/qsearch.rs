@@ -17,11 +17,10 @@
 use super::movepick::{captured_role, exchanges_are_chess_like, TT_MOVE_ORDER};
 use super::stack::MAX_PLY;
 use super::thread::Worker;
-use crate::eval::evaluate;
 use crate::score::{outcome_score, INF};
 use crate::see::{see, see_value};
-use crate::tt::Bound;
-use movegen::{Outcome, Position, Variant};
+use crate::tt::{Bound, TtEntry};
+use movegen::{Move, MoveList, Outcome, Position, Variant};
 
 /// Where a line of the quiescence search ends.
 #[derive(Clone, Copy, Debug)]
@@ -67,13 +66,14 @@ impl<V: Variant> Worker<'_, V> {
     /// (the tuner resolves positions to their leaves with it); `obs` sees
     /// the leaves. `None` if the clock's limit stopped the search.
     pub fn quiesce<O: QObserver<V>>(&mut self, pos: &Position<V>, obs: &mut O) -> Option<i32> {
+        self.td.eval.root(self.evaluator, pos);
         let score = self.qsearch(pos, -INF, INF, 0, 0, obs);
         (!self.stopped).then_some(score)
     }
 
     /// The static evaluation of `pos`, reported to `obs` as the leaf at `ply`.
     #[inline]
-    fn q_eval<O: QObserver<V>>(&self, pos: &Position<V>, ply: usize, obs: &mut O) -> i32 {
+    fn q_eval<O: QObserver<V>>(&mut self, pos: &Position<V>, ply: usize, obs: &mut O) -> i32 {
         self.q_static(pos, ply, obs).1
     }
 
@@ -82,9 +82,14 @@ impl<V: Variant> Worker<'_, V> {
     /// correction history's entry (not while the tuner follows lines: it
     /// fits the evaluation itself).
     #[inline]
-    fn q_static<O: QObserver<V>>(&self, pos: &Position<V>, ply: usize, obs: &mut O) -> (i32, i32) {
+    fn q_static<O: QObserver<V>>(
+        &mut self,
+        pos: &Position<V>,
+        ply: usize,
+        obs: &mut O,
+    ) -> (i32, i32) {
         obs.leaf(ply, QLeaf::Eval(pos));
-        let raw = evaluate(pos, self.params);
+        let raw = self.static_eval(pos, ply);
         if O::FOLLOWS_LINES {
             (raw, raw)
         } else {
@@ -104,7 +109,7 @@ impl<V: Variant> Worker<'_, V> {
     pub(super) fn qsearch<O: QObserver<V>>(
         &mut self,
         pos: &Position<V>,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         qply: u32,
@@ -128,7 +133,6 @@ impl<V: Variant> Worker<'_, V> {
         let use_tt = self.settings.qsearch_tt != 0 && !O::FOLLOWS_LINES;
         let qdepth = if qply == 0 { 0 } else { -1 };
         let key = pos.key();
-        let mut tt_move = None;
         let mut tt_entry = None;
         if use_tt {
             if let Some(e) = self.shared.tt.probe(key) {
@@ -137,14 +141,56 @@ impl<V: Variant> Worker<'_, V> {
                         return s;
                     }
                 }
-                tt_move = e.mv;
                 tt_entry = Some(e);
             }
         }
-        let original_alpha = alpha;
-        let in_check = pos.is_check();
+        let node = QNode {
+            pos,
+            beta,
+            ply,
+            qply,
+            use_tt,
+            qdepth,
+            in_check: pos.is_check(),
+            tt_entry,
+        };
+        let mut start = match self.q_start(&node, alpha, obs) {
+            Ok(start) => start,
+            Err(score) => return score,
+        };
+        if let Some(score) = self.q_last_check(&node, &start, obs) {
+            return score;
+        }
+        let Some(best_move) = self.q_moves(&node, &mut start, obs) else {
+            return 0;
+        };
+        if use_tt {
+            let bound = Bound::of_result(start.best, beta, start.alpha > alpha);
+            let eval = match start.static_eval {
+                Some(e) => e,
+                // In check the main search reads no evaluation.
+                None if node.in_check => 0,
+                None => self.static_eval(pos, ply),
+            };
+            self.store(key, start.best, eval, qdepth, bound, best_move, ply);
+        }
+        start.best
+    }
+
+    /// Where the quiescence node `n` starts, with the window's lower edge
+    /// at `alpha`: the moves it searches and the score it has without them
+    /// (the stand pat where the side may stand pat). `Err` with the node's
+    /// score when it needs no search: a stand pat at or above beta, a game
+    /// over, a quiet node, or a chain of forced captures cut.
+    fn q_start<O: QObserver<V>>(
+        &mut self,
+        n: &QNode<'_, V>,
+        mut alpha: i32,
+        obs: &mut O,
+    ) -> Result<QStart, i32> {
+        let (pos, ply, qply) = (n.pos, n.ply, n.qply);
         let mut moves;
-        let mut best;
+        let best;
         // The static evaluation, where this node computed one (the table's
         // entries carry it for the main search).
         let mut static_eval = None;
@@ -153,38 +199,38 @@ impl<V: Variant> Worker<'_, V> {
             // Capture chains branch at every ply when captures are forced; past a
             // few plies the static evaluation stands in for the rest of the chain.
             if qply as i32 >= self.settings.max_forced_qply && !moves.is_empty() {
-                return self.q_eval(pos, ply, obs);
+                return Err(self.q_eval(pos, ply, obs));
             }
             if moves.is_empty() {
                 // Quiet: the side may stand pat, unless it has no move at all
                 // or (losers) must answer a check.
                 if !pos.has_legal_move() {
-                    return Self::q_end(V::end_without_moves(pos), pos, ply, obs);
+                    return Err(Self::q_end(V::end_without_moves(pos), pos, ply, obs));
                 }
-                if !in_check {
-                    return self.q_eval(pos, ply, obs);
+                if !n.in_check {
+                    return Err(self.q_eval(pos, ply, obs));
                 }
                 moves = pos.legal_moves();
             }
             best = -INF;
-        } else if in_check {
+        } else if n.in_check {
             moves = pos.legal_moves();
             if moves.is_empty() {
-                return Self::q_end(V::end_without_moves(pos), pos, ply, obs);
+                return Err(Self::q_end(V::end_without_moves(pos), pos, ply, obs));
             }
             best = -INF;
         } else {
             let (raw, corrected) = self.q_static(pos, ply, obs);
             static_eval = Some(raw);
-            let stand_pat = match tt_entry {
+            let stand_pat = match n.tt_entry {
                 Some(e) if self.settings.tt_eval_refine != 0 => e.refined_eval(ply, corrected),
                 _ => corrected,
             };
-            if stand_pat >= beta {
-                if use_tt {
-                    self.store(key, stand_pat, raw, qdepth, Bound::Lower, None, ply);
+            if stand_pat >= n.beta {
+                if n.use_tt {
+                    self.store(pos.key(), stand_pat, raw, n.qdepth, Bound::Lower, None, ply);
                 }
-                return stand_pat;
+                return Err(stand_pat);
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
@@ -202,41 +248,76 @@ impl<V: Variant> Worker<'_, V> {
                 moves = pos.legal_captures();
             }
             if moves.is_empty() && !pos.has_legal_move() {
-                return Self::q_end(V::end_without_moves(pos), pos, ply, obs);
+                return Err(Self::q_end(V::end_without_moves(pos), pos, ply, obs));
             }
         }
-        if V::CHECK_COUNTING
+        Ok(QStart {
+            moves,
+            alpha,
+            best,
+            static_eval,
+        })
+    }
+
+    /// Threecheck with `qsearch_checks_left`, a side with one check left:
+    /// any check is the last one and wins at once. Nothing scores more,
+    /// and searching the captures first could cost millions of nodes in a
+    /// position full of them, so the first checking move of `start` is the
+    /// node's score (0 if the search stopped); `None` without one.
+    fn q_last_check<O: QObserver<V>>(
+        &mut self,
+        n: &QNode<'_, V>,
+        start: &QStart,
+        obs: &mut O,
+    ) -> Option<i32> {
+        let pos = n.pos;
+        if !(V::CHECK_COUNTING
             && self.settings.qsearch_checks_left > 0
-            && pos.checks_remaining(pos.turn()) == 1
+            && pos.checks_remaining(pos.turn()) == 1)
         {
-            // Any check is the last one and wins at once: nothing scores
-            // more, and searching the captures first could cost millions of
-            // nodes in a position full of them.
-            let mut children = moves.iter().map(|&m| pos.play_unchecked(m));
-            if let Some(child) = children.find(|c| c.is_check()) {
-                let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1, obs);
-                if self.stopped {
-                    return 0;
-                }
-                obs.best_child(ply);
-                return score;
-            }
+            return None;
         }
+        let mut children = start.moves.iter().map(|&m| (m, pos.play_unchecked(m)));
+        let (m, child) = children.find(|(_, c)| c.is_check())?;
+        self.td.eval.push(self.evaluator, pos, &child, m);
+        let score = -self.qsearch(&child, -n.beta, -start.alpha, n.ply + 1, n.qply + 1, obs);
+        self.td.eval.pop();
+        if self.stopped {
+            return Some(0);
+        }
+        obs.best_child(n.ply);
+        Some(score)
+    }
+
+    /// The move loop of the quiescence node `n`: searches the moves of
+    /// `start` in order, skipping those that lose their exchange or cannot
+    /// lift the score to alpha, raising its best score and alpha, until one
+    /// reaches beta. The best move (none if no move beat the start's
+    /// score); `None` if the search stopped.
+    fn q_moves<O: QObserver<V>>(
+        &mut self,
+        n: &QNode<'_, V>,
+        start: &mut QStart,
+        obs: &mut O,
+    ) -> Option<Option<Move>> {
+        let (pos, ply, qply, beta) = (n.pos, n.ply, n.qply, n.beta);
+        let sp = self.settings;
+        let tt_move = n.tt_entry.and_then(|e| e.mv);
         // No continuation history: the moves before a quiescence node are not
         // all recorded (quiescence keeps no path of its own).
-        let ordered = self.order_moves(pos, &moves, tt_move, ply, None, [None, None]);
+        let ordered = self.order_moves(pos, &start.moves, tt_move, ply, None, [None, None]);
         let see_pruning =
-            exchanges_are_chess_like::<V>() && self.settings.see_qsearch_pruning != 0 && !in_check;
+            exchanges_are_chess_like::<V>() && sp.see_qsearch_pruning != 0 && !n.in_check;
         // With SEE ordering, the ordering already knows which captures lose
         // their exchange (all but the table's move, which it did not test):
         // their scores are negative and every other capture's positive.
-        let ordered_by_see = exchanges_are_chess_like::<V>() && self.settings.see_ordering != 0;
+        let ordered_by_see = exchanges_are_chess_like::<V>() && sp.see_ordering != 0;
         // A single forced capture does not branch: with
         // `forced_qply_single_free` it costs none of the chain's plies.
         let next_qply = if V::MUST_CAPTURE
-            && self.settings.forced_qply_single_free != 0
-            && moves.len() == 1
-            && pos.is_capture(moves[0])
+            && sp.forced_qply_single_free != 0
+            && start.moves.len() == 1
+            && pos.is_capture(start.moves[0])
         {
             qply
         } else {
@@ -247,11 +328,9 @@ impl<V: Variant> Worker<'_, V> {
         // capture that cannot lift the score to alpha even with the whole
         // victim and the margin is skipped (in threecheck only if it does
         // not check), its hopeful score kept as a bound.
-        let futility_base = match static_eval {
-            Some(_)
-                if exchanges_are_chess_like::<V>() && self.settings.qsearch_futility_margin > 0 =>
-            {
-                Some(best + self.settings.qsearch_futility_margin)
+        let futility_base = match start.static_eval {
+            Some(_) if exchanges_are_chess_like::<V>() && sp.qsearch_futility_margin > 0 => {
+                Some(start.best + sp.qsearch_futility_margin)
             }
             _ => None,
         };
@@ -260,12 +339,12 @@ impl<V: Variant> Worker<'_, V> {
             let futile = match futility_base {
                 Some(base) if pos.is_capture(m) && m.promotion().is_none() => {
                     let hope = base + see_value(captured_role(pos, m));
-                    (hope <= alpha).then_some(hope)
+                    (hope <= start.alpha).then_some(hope)
                 }
                 _ => None,
             };
             if let (Some(hope), false) = (futile, V::CHECK_COUNTING) {
-                best = best.max(hope);
+                start.best = start.best.max(hope);
                 continue;
             }
             // A capture that loses its exchange is skipped (in threecheck
@@ -283,36 +362,57 @@ impl<V: Variant> Worker<'_, V> {
             let child = pos.play_unchecked(m);
             if (losing || futile.is_some()) && !child.is_check() {
                 if let Some(hope) = futile {
-                    best = best.max(hope);
+                    start.best = start.best.max(hope);
                 }
                 continue;
             }
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, next_qply, obs);
+            self.td.eval.push(self.evaluator, pos, &child, m);
+            let score = -self.qsearch(&child, -beta, -start.alpha, ply + 1, next_qply, obs);
+            self.td.eval.pop();
             if self.stopped {
-                return 0;
+                return None;
             }
-            if score > best {
-                best = score;
+            if score > start.best {
+                start.best = score;
                 best_move = Some(m);
                 obs.best_child(ply);
-                if score > alpha {
-                    alpha = score;
+                if score > start.alpha {
+                    start.alpha = score;
                     if score >= beta {
                         break;
                     }
                 }
             }
         }
-        if use_tt {
-            let bound = Bound::of_result(best, beta, alpha > original_alpha);
-            let eval = match static_eval {
-                Some(e) => e,
-                // In check the main search reads no evaluation.
-                None if in_check => 0,
-                None => evaluate(pos, self.params),
-            };
-            self.store(key, best, eval, qdepth, bound, best_move, ply);
-        }
-        best
+        Some(best_move)
     }
+}
+
+/// What a quiescence node knows once it has read the table.
+struct QNode<'p, V: Variant> {
+    pos: &'p Position<V>,
+    beta: i32,
+    ply: usize,
+    /// Plies of quiescence above this node.
+    qply: u32,
+    /// Whether the node reads and writes the table (`qsearch_tt`, not
+    /// while the tuner follows lines).
+    use_tt: bool,
+    /// The depth the node stores with.
+    qdepth: i32,
+    in_check: bool,
+    tt_entry: Option<TtEntry>,
+}
+
+/// Where a quiescence node's move loop starts.
+struct QStart {
+    /// The moves it searches.
+    moves: MoveList,
+    /// The window's lower edge (raised by the stand pat).
+    alpha: i32,
+    /// The best score so far (the stand pat, or `-INF` where the side may
+    /// not stand pat).
+    best: i32,
+    /// The static evaluation, where this node computed one.
+    static_eval: Option<i32>,
 }

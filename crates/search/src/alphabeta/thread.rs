@@ -2,9 +2,9 @@
 //!
 //! [`Shared`] is what all threads of a search see: the transposition table,
 //! the stop flag, the node count, and each thread's persistent state.
-//! [`ThreadData`] is that state: the history tables, the per-ply stack and
-//! the late-move-reduction table, allocated once and kept from one search
-//! of a game to the next. A [`Worker`] takes its thread's state out of
+//! [`ThreadData`] is that state: the history tables, the per-ply stack, the
+//! evaluation's stack ([`EvalStack`]) and the late-move-reduction table,
+//! allocated once and kept from one search of a game to the next. A [`Worker`] takes its thread's state out of
 //! [`Shared`] when it starts and puts it back when it is dropped, so that
 //! the tables are never copied: at the start of a search they are aged in
 //! place (the histories halved, the killers moved to the plies they have
@@ -14,7 +14,7 @@
 use super::history::HistoryTables;
 use super::prune::Reductions;
 use super::stack::Stack;
-use crate::eval::EvalParams;
+use crate::evaluator::{EvalStack, Evaluator};
 use crate::limits::Clock;
 use crate::params::SearchParams;
 use crate::score::score_to_tt;
@@ -115,6 +115,8 @@ pub(crate) struct ThreadData {
     pub stack: Stack,
     /// The late-move reductions of the settings last searched with.
     pub reductions: Reductions,
+    /// The evaluation's state along the path.
+    pub eval: EvalStack,
     /// What the tables hold.
     pub(super) left: Left,
 }
@@ -168,7 +170,7 @@ impl ThreadData {
 /// One search thread.
 pub struct Worker<'a, V: Variant> {
     pub(super) shared: &'a Shared,
-    pub(super) params: &'a EvalParams,
+    pub(super) evaluator: &'a Evaluator,
     pub(super) settings: &'a SearchParams,
     pub(super) clock: &'a Clock,
     /// Thread index (0 = main).
@@ -205,14 +207,14 @@ impl<V: Variant> Drop for Worker<'_, V> {
 }
 
 impl<'a, V: Variant> Worker<'a, V> {
-    /// Thread `id` evaluating with `params` and searching with `settings`,
+    /// Thread `id` evaluating with `evaluator` and searching with `settings`,
     /// sharing `shared` (and taking its persistent state from there until
     /// dropped); `history` holds the keys of the positions before the root
     /// (for repetition draws).
     pub fn new(
         id: usize,
         shared: &'a Shared,
-        params: &'a EvalParams,
+        evaluator: &'a Evaluator,
         settings: &'a SearchParams,
         clock: &'a Clock,
         history: &[u64],
@@ -221,7 +223,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         td.begin(settings, history.len());
         Worker {
             shared,
-            params,
+            evaluator,
             settings,
             clock,
             id,
@@ -237,6 +239,14 @@ impl<'a, V: Variant> Worker<'a, V> {
             stopped: false,
             _v: std::marker::PhantomData,
         }
+    }
+
+    /// The static evaluation of `pos`, the node at `ply` of the path,
+    /// through the thread's evaluation stack (whose top it is).
+    #[inline]
+    pub(super) fn static_eval(&mut self, pos: &Position<V>, ply: usize) -> i32 {
+        debug_assert_eq!(self.td.eval.height(), ply + 1, "the stack follows the path");
+        self.td.eval.evaluate(self.evaluator, pos)
     }
 
     #[inline]
