@@ -26,7 +26,7 @@ use movegen::{Move, Position, Variant, VariantKind};
 use std::path::Path;
 
 /// What evaluates positions for the search.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Evaluator {
     /// The classical evaluation: a linear function of the position's terms
     /// with these weights.
