@@ -5,7 +5,7 @@
 
 use crate::tc::{Clock, MoveLimits};
 use movegen::{with_game, VariantGame, VariantKind};
-use search::{EvalParams, Limits, SearchParams, Shared};
+use search::{Evaluator, Limits, SearchParams, Shared};
 use std::path::PathBuf;
 
 /// What a player is asked for a move.
@@ -67,7 +67,9 @@ pub trait Player: Send {
 pub struct InProcess {
     name: String,
     eval_file: Option<PathBuf>,
-    params: Option<EvalParams>,
+    /// The evaluation of the current game's variant (none before the
+    /// first game).
+    evaluator: Option<Evaluator>,
     /// Search settings file, read for each game's variant on top of its
     /// defaults (none: the variant's defaults).
     search_file: Option<PathBuf>,
@@ -89,7 +91,7 @@ impl InProcess {
         InProcess {
             name: name.to_string(),
             eval_file,
-            params: None,
+            evaluator: None,
             search_file: None,
             settings: SearchParams::default(),
             hash_mb,
@@ -98,12 +100,13 @@ impl InProcess {
         }
     }
 
-    /// An in-process engine with explicit weights (the tuner uses this).
-    pub fn with_params(name: &str, params: EvalParams, hash_mb: usize) -> InProcess {
+    /// An in-process engine with an explicit evaluation, for its variant
+    /// only (the tuner and the data generator use this).
+    pub fn with_evaluator(name: &str, evaluator: Evaluator, hash_mb: usize) -> InProcess {
         InProcess {
             name: name.to_string(),
             eval_file: None,
-            params: Some(params),
+            evaluator: Some(evaluator),
             search_file: None,
             settings: SearchParams::default(),
             hash_mb,
@@ -129,13 +132,15 @@ impl Player for InProcess {
     }
 
     fn new_game(&mut self, variant: VariantKind) -> Result<(), PlayerError> {
-        let reload = self.params.as_ref().is_none_or(|p| p.variant != variant);
+        let reload = self
+            .evaluator
+            .as_ref()
+            .is_none_or(|e| e.variant() != variant);
         if reload {
-            self.params = Some(match &self.eval_file {
-                Some(path) => EvalParams::load(variant, path)
+            self.evaluator = Some(
+                Evaluator::load_or_default(variant, self.eval_file.as_deref())
                     .map_err(|e| PlayerError::Setup(e.to_string()))?,
-                None => EvalParams::default_for(variant),
-            });
+            );
         }
         self.settings = SearchParams::load_or_default(variant, self.search_file.as_deref())
             .map_err(|e| PlayerError::Setup(e.to_string()))?;
@@ -150,8 +155,8 @@ impl Player for InProcess {
     }
 
     fn go(&mut self, req: &MoveRequest) -> Result<MoveReply, PlayerError> {
-        let params = match &self.params {
-            Some(p) if p.variant == req.game.kind() => p,
+        let evaluator = match &self.evaluator {
+            Some(e) if e.variant() == req.game.kind() => e,
             _ => {
                 return Err(PlayerError::Setup(
                     "new_game was not called for this variant".into(),
@@ -162,7 +167,7 @@ impl Player for InProcess {
         let history = req.game.history_keys();
         let (settings, shared, threads) = (&self.settings, &self.shared, self.threads);
         let r = with_game!(req.game, V, g => {
-            search::search(g.position(), history, &limits, params, settings, shared, threads, &mut |_| {})
+            search::search(g.position(), history, &limits, evaluator, settings, shared, threads, &mut |_| {})
         });
         match r.best {
             Some(m) => Ok(MoveReply {

@@ -15,7 +15,7 @@ use anyhow::{bail, Context as _};
 use movegen::{with_game, Position, Variant, VariantKind};
 use search::score::UciScore;
 use search::settings::{DEFAULT_HASH_MB, MAX_MOVETIME, MAX_SEARCH_DEPTH};
-use search::{search, EvalParams, Info, Limits, SearchParams, Shared};
+use search::{search, Evaluator, Info, Limits, SearchParams, Shared};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -79,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout();
-    let params = EvalParams::load_or_default(V::KIND, args.eval.as_deref())?;
+    let evaluator = Evaluator::load_or_default(V::KIND, args.eval.as_deref())?;
     let settings = SearchParams::load_or_default(V::KIND, args.search.as_deref())?;
     let limits = match (args.depth, args.movetime) {
         (Some(d), _) => Limits::depth(d),
@@ -126,7 +126,7 @@ fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCod
         pos,
         &[],
         &limits,
-        &params,
+        &evaluator,
         &settings,
         &shared,
         args.threads,

@@ -8,7 +8,7 @@ use ::tune::datafile::Format;
 use ::tune::datagen::{PlyRange, SearchLimit, WinRule};
 use anyhow::{anyhow, bail};
 use movegen::VariantKind;
-use search::EvalParams;
+use search::{EvalParams, Evaluator};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -184,8 +184,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(p) => arena::openings::load(p, args.variant).map_err(|e| anyhow!("{e}"))?,
         None => Vec::new(),
     };
-    let params = match &args.eval {
-        Some(p) => Some(EvalParams::load(args.variant, p)?),
+    let evaluator = match &args.eval {
+        Some(p) => Some(Evaluator::from(EvalParams::load(args.variant, p)?)),
         None => None,
     };
     let threads = crate::resources::threads("--threads", args.threads)?;
@@ -214,7 +214,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .book
             .as_ref()
             .map_or("none".into(), |p| p.display().to_string()),
-        params,
+        evaluator,
         format: args.format,
         score_cap: args.score_cap,
         win,

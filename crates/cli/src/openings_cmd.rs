@@ -23,7 +23,7 @@ use anyhow::{anyhow, bail, Context as _};
 use arena::openings::random_line;
 use movegen::{dispatch, with_game, Game, Position, SplitMix64, VariantGame, VariantKind};
 use rayon::prelude::*;
-use search::{EvalParams, Limits, Shared};
+use search::{Evaluator, Limits, Shared};
 use std::collections::HashSet;
 use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
@@ -119,7 +119,7 @@ fn draw(kind: VariantKind, seed: u64, index: u64, plies: u32) -> Option<VariantG
 
 /// Score of the candidate's final position for the side to move, with the
 /// line's positions as the repetition history.
-fn balance(c: &VariantGame, depth: u32, params: &EvalParams, shared: &mut Shared) -> i32 {
+fn balance(c: &VariantGame, depth: u32, evaluator: &Evaluator, shared: &mut Shared) -> i32 {
     shared.clear();
     let limits = Limits {
         depth: Some(depth),
@@ -131,7 +131,7 @@ fn balance(c: &VariantGame, depth: u32, params: &EvalParams, shared: &mut Shared
             g.position(),
             g.history_keys(),
             &limits,
-            params,
+            evaluator,
             &search::SearchParams::default_for(<V as movegen::Variant>::KIND),
             shared,
             1,
@@ -226,7 +226,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .num_threads(threads)
         .build()
         .context("starting worker threads")?;
-    let params = EvalParams::default_for(kind);
+    let evaluator = Evaluator::default_for(kind);
     let batch = 64 * threads;
     let mut seen: HashSet<u64> = HashSet::new();
     let mut kept: Vec<VariantGame> = Vec::new();
@@ -256,7 +256,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .par_iter()
                 .map_init(
                     || Shared::new(1),
-                    |shared, c| balance(c, args.depth, &params, shared),
+                    |shared, c| balance(c, args.depth, &evaluator, shared),
                 )
                 .collect()
         });

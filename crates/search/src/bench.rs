@@ -11,7 +11,7 @@
 //! Every position gets a fresh transposition table, so positions do not
 //! influence each other and a one-thread run is deterministic.
 
-use crate::{search, EvalParams, Limits, SearchParams, Shared};
+use crate::{search, Evaluator, Limits, SearchParams, Shared};
 use movegen::{dispatch, FenError, Move, Position, Variant, VariantKind};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -151,7 +151,7 @@ fn run_variant<V: Variant>(
     hash_mb: usize,
     on_position: &mut dyn FnMut(&PositionBench),
 ) -> Result<GameBench, BenchError> {
-    let params = EvalParams::default_for(V::KIND);
+    let evaluator = Evaluator::default_for(V::KIND);
     let settings = SearchParams::default_for(V::KIND);
     let fens = positions(V::KIND);
     let mut total = GameBench {
@@ -172,7 +172,7 @@ fn run_variant<V: Variant>(
             &pos,
             &[],
             &Limits::depth(depth),
-            &params,
+            &evaluator,
             &settings,
             &shared,
             threads,

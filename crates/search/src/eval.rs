@@ -3,8 +3,8 @@
 //! the match runner and the tuner can change any weight without recompiling.
 //!
 //! The evaluation is linear in the weights: [`eval_terms`] walks the position
-//! once and reports each term as `(weight index, count)` to an accumulator.
-//! The engine's accumulator multiplies by the weights as it goes; the tuner's
+//! once and reports each term as `(weight index, count)` to a term sink.
+//! The engine's term sink multiplies by the weights as it goes; the tuner's
 //! records the counts (the position's feature vector). One code path serves
 //! both, so what the tuner fits is exactly what the engine evaluates.
 //!
@@ -34,7 +34,7 @@
 //! still needed and safe checks; `eval/suicide.rs`: piece count and both sides'
 //! legal moves; `eval/knightmate.rs`: the royal knight's escape squares and the
 //! danger on them), each saying what its game rewards; they report to the
-//! same accumulator, so [`eval_terms`] stays the one path. Every weight of
+//! same term sink, so [`eval_terms`] stays the one path. Every weight of
 //! every game is in the one layout (a game leaves the others' at 0), so a
 //! TOML file or the tuner reaches any of them by name; a new term enters
 //! with weight 0 in [`EvalParams::default_for`] and gets a value there only
@@ -52,7 +52,7 @@
 //! (0..=[`PHASE_MAX`]: the non-pawn material of the chess-like games, the
 //! number of pieces in suicide and losers) blends the two sums once, in
 //! [`taper`]. The terms do not know about it: [`eval_terms`] still reports
-//! `(term, count)`, after telling the accumulator the phase; the engine's
+//! `(term, count)`, after telling the term sink the phase; the engine's
 //! [`Score`] keeps the two sums, the tuner gives the two halves of a term
 //! the count times their shares of the phase. A file or tuner naming a
 //! group (`material`) sets both halves, as before the halves existed;
@@ -198,9 +198,9 @@ pub const PHASE_MAX: i32 = 24;
 pub const MAX_WEIGHT: i32 = 10_000;
 
 /// Largest magnitude of a static evaluation: just below the mate range
-/// ([`crate::alphabeta::MATE_BOUND`]), so it never reads as a mate and fits
+/// ([`crate::score::MATE_BOUND`]), so it never reads as a mate and fits
 /// the transposition table's `i16`.
-pub const MAX_EVAL: i32 = crate::alphabeta::MATE_BOUND - 1;
+pub const MAX_EVAL: i32 = crate::score::MATE_BOUND - 1;
 
 /// Names of the material weights, in role order.
 pub const MATERIAL_NAMES: [&str; 7] = [
@@ -640,8 +640,9 @@ impl EvalParams {
     }
 }
 
-/// Receives the evaluation's terms.
-pub trait Accumulator {
+/// Receives the evaluation's terms: the engine's [`Score`] sums them
+/// weighted, the tuner's [`Features`] collects them.
+pub trait TermSink {
     /// The position's phase, `0..=PHASE_MAX` ([`phase`]): told once, before
     /// the first term.
     fn set_phase(&mut self, phase: i32);
@@ -654,7 +655,7 @@ pub trait Accumulator {
     /// White's point of view.
     fn add(&mut self, index: usize, count: i32);
     /// `false` when the terms `first..first + len` cannot change what this
-    /// accumulator computes, so that [`eval_terms`] may skip working them
+    /// term sink computes, so that [`eval_terms`] may skip working them
     /// out: the engine's [`Score`] says so for a group whose weights are 0 in
     /// both halves (most games leave the chess-tested terms at 0). The
     /// tuner's [`Features`] wants every term, the default.
@@ -766,7 +767,7 @@ pub struct Score<'a> {
     pub eg: i64,
     /// The position's phase.
     pub phase: i32,
-    /// Drawn by insufficient material ([`Accumulator::set_drawn`]).
+    /// Drawn by insufficient material ([`TermSink::set_drawn`]).
     pub drawn: bool,
 }
 
@@ -798,7 +799,7 @@ pub fn scores_drawn_as_zero(weights: &[i32]) -> bool {
     weights[idx::INSUFFICIENT_MATERIAL] != 0 || weights[EG + idx::INSUFFICIENT_MATERIAL] != 0
 }
 
-impl Accumulator for Score<'_> {
+impl TermSink for Score<'_> {
     #[inline(always)]
     fn set_phase(&mut self, phase: i32) {
         self.phase = phase;
@@ -830,7 +831,7 @@ pub struct Features {
     pub counts: Vec<i32>,
     /// The position's phase.
     pub phase: i32,
-    /// Drawn by insufficient material ([`Accumulator::set_drawn`]).
+    /// Drawn by insufficient material ([`TermSink::set_drawn`]).
     pub drawn: bool,
 }
 
@@ -850,7 +851,7 @@ impl Features {
     }
 }
 
-impl Accumulator for Features {
+impl TermSink for Features {
     fn set_phase(&mut self, phase: i32) {
         self.phase = phase;
     }
@@ -879,7 +880,7 @@ const PST: [usize; 7] = [
 
 /// Walks every term of the evaluation of `pos` (from White's point of view,
 /// tempo included for the side to move) into `acc`.
-pub fn eval_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
+pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
     acc.set_phase(phase(pos));
     if pos.is_insufficient_material() {
         acc.set_drawn();
@@ -1725,7 +1726,7 @@ mod tests {
         assert_eq!(evaluate(&white, &p), MAX_EVAL);
         let black = Position::<Chess>::from_fen("4k3/8/8/8/8/8/PPP5/4K3 b - - 0 1").unwrap();
         assert_eq!(evaluate(&black, &p), -MAX_EVAL);
-        assert!(MAX_EVAL < crate::alphabeta::MATE_BOUND && MAX_EVAL <= i32::from(i16::MAX));
+        assert!(MAX_EVAL < crate::score::MATE_BOUND && MAX_EVAL <= i32::from(i16::MAX));
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! # search
 //!
 //! varia's engine for all six games: a linear evaluation whose weights live
-//! in [`EvalParams`] (TOML files, tunable), alpha-beta search generic over
+//! in [`EvalParams`] (TOML files, tunable), behind one seam
+//! ([`Evaluator`], with a per-thread [`EvalStack`] along the search path),
+//! alpha-beta search generic over
 //! the variant whose constants live in [`SearchParams`] (TOML files too), a
 //! lock-free transposition table shared by all threads, Lazy SMP, and time
 //! management. Protocol front ends (UCI, CECP) are in
@@ -12,6 +14,7 @@
 pub mod alphabeta;
 pub mod bench;
 pub mod eval;
+pub mod evaluator;
 pub mod input;
 pub mod limits;
 pub mod nnue;
@@ -22,10 +25,12 @@ pub mod see;
 pub mod settings;
 pub mod tt;
 
-pub use alphabeta::{Info, Shared, Worker, MATE, MATE_BOUND};
+pub use alphabeta::{Info, RootResult, Shared, Worker};
 pub use eval::{evaluate, EvalParams};
+pub use evaluator::{EvalStack, Evaluator};
 pub use limits::{Clock, Limits};
 pub use params::{SearchParams, SearchParamsError};
+pub use score::{MATE, MATE_BOUND};
 
 use movegen::{Move, Position, Variant};
 use std::sync::atomic::Ordering::Relaxed;
@@ -48,22 +53,22 @@ pub struct SearchResult {
 /// Searches `root` with `threads` threads (Lazy SMP: all search the same tree
 /// and share the table; the main thread decides when to stop and its result
 /// is returned). `history` holds the keys of the positions before the root,
-/// oldest first, for repetition draws. `params` are the evaluation weights,
-/// `settings` the search's own constants. `report` sees each main-thread
+/// oldest first, for repetition draws. `evaluator` evaluates the
+/// positions, `settings` are the search's own constants. `report` sees each main-thread
 /// iteration.
 #[allow(clippy::too_many_arguments)] // each is an independent input of a search
 pub fn search<V: Variant>(
     root: &Position<V>,
     history: &[u64],
     limits: &Limits,
-    params: &EvalParams,
+    evaluator: &Evaluator,
     settings: &SearchParams,
     shared: &Shared,
     threads: usize,
     report: &mut (dyn FnMut(&Info) + Send),
 ) -> SearchResult {
     let clock = Clock::start(limits, root.turn(), threads.max(1), settings);
-    search_on_clock(root, history, &clock, params, settings, shared, report)
+    search_on_clock(root, history, &clock, evaluator, settings, shared, report)
 }
 
 /// [`search`] on a clock made by the caller (and its threads), which may
@@ -74,7 +79,7 @@ pub fn search_on_clock<V: Variant>(
     root: &Position<V>,
     history: &[u64],
     clock: &Clock,
-    params: &EvalParams,
+    evaluator: &Evaluator,
     settings: &SearchParams,
     shared: &Shared,
     report: &mut (dyn FnMut(&Info) + Send),
@@ -87,19 +92,19 @@ pub fn search_on_clock<V: Variant>(
     std::thread::scope(|s| {
         for id in 1..threads {
             s.spawn(move || {
-                let mut w = Worker::<V>::new(id, shared, params, settings, clock, history);
+                let mut w = Worker::<V>::new(id, shared, evaluator, settings, clock, history);
                 w.iterate(root, max_depth, &mut |_| {});
             });
         }
-        let mut main = Worker::<V>::new(0, shared, params, settings, clock, history);
-        let (best, score, depth, pv) = main.iterate(root, max_depth, report);
+        let mut main = Worker::<V>::new(0, shared, evaluator, settings, clock, history);
+        let found = main.iterate(root, max_depth, report);
         shared.stop.store(true, Relaxed);
         SearchResult {
-            best,
-            score,
-            depth,
+            best: found.best,
+            score: found.score,
+            depth: found.depth,
             nodes: shared.nodes.load(Relaxed),
-            pv,
+            pv: found.pv,
         }
     })
 }

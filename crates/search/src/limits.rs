@@ -14,8 +14,8 @@
 //! evaluation. The hard limit never moves, and a scaled soft limit never
 //! passes it; a `movetime` search keeps its fixed time.
 
-use crate::alphabeta::MATE_BOUND;
 use crate::params::SearchParams;
+use crate::score::MATE_BOUND;
 use movegen::Color;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -428,7 +428,7 @@ mod tests {
         assert_eq!(soft_limit_factor(&p, 4, &[300, 0]), 700 * 1600 / 1000);
         assert_eq!(soft_limit_factor(&p, 4, &[0, 300]), 700 * 750 / 1000);
         // A mate score: no trend.
-        let mate = crate::alphabeta::MATE - 5;
+        let mate = crate::score::MATE - 5;
         assert_eq!(soft_limit_factor(&p, 0, &[mate, 0]), 1800);
     }
 
@@ -468,7 +468,7 @@ mod tests {
     #[test]
     fn a_search_with_a_scaled_soft_limit_stops_by_the_hard_limit() {
         use crate::alphabeta::Shared;
-        use crate::eval::EvalParams;
+        use crate::evaluator::Evaluator;
         use movegen::variants::Chess;
         use movegen::{Position, Variant};
         // 3 s on the clock: 100 ms a move, soft limit 60 ms, hard 300 ms.
@@ -487,14 +487,14 @@ mod tests {
         let hard = Clock::start(&limits, Color::White, 1, &settings).hard();
         assert_eq!(hard, Some(Duration::from_millis(300)));
         let pos = Position::<Chess>::startpos();
-        let params = EvalParams::default_for(Chess::KIND);
+        let evaluator = Evaluator::default_for(Chess::KIND);
         let shared = Shared::new(16);
         let started = Instant::now();
         let result = crate::search(
             &pos,
             &[],
             &limits,
-            &params,
+            &evaluator,
             &settings,
             &shared,
             1,

@@ -9,6 +9,7 @@
 //! are [`movegen::bucket_table`]'s, shared with the perft table; the packing
 //! of an entry and the replacement policy are this table's own.
 
+use crate::score::{score_from_tt, MATE_BOUND};
 use movegen::bucket_table::BucketTable;
 use movegen::Move;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -54,6 +55,43 @@ pub struct TtEntry {
     pub depth: i32,
     /// Bound type.
     pub bound: Bound,
+}
+
+impl TtEntry {
+    /// The score this entry proves for the window `(alpha, beta)` at `ply`,
+    /// if any: an exact score, a lower bound at or above beta, or an upper
+    /// bound at or below alpha (the caller has checked the entry is deep
+    /// enough).
+    #[inline]
+    pub(crate) fn cutoff(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let s = score_from_tt(self.score, ply);
+        match self.bound {
+            Bound::Exact => Some(s),
+            Bound::Lower if s >= beta => Some(s),
+            Bound::Upper if s <= alpha => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The score a node at `ply` with the static evaluation `eval` is judged
+    /// by under `tt_eval_refine`: this entry's score where its bound puts the
+    /// node beyond the evaluation (above it for a lower bound, below it for
+    /// an upper bound; an exact score always), else the evaluation. Never a
+    /// mate score.
+    #[inline]
+    pub(crate) fn refined_eval(&self, ply: usize, eval: i32) -> i32 {
+        let s = score_from_tt(self.score, ply);
+        let beyond = match self.bound {
+            Bound::Lower => s > eval,
+            Bound::Upper => s < eval,
+            Bound::Exact => true,
+        };
+        if beyond && s.abs() < MATE_BOUND {
+            s
+        } else {
+            eval
+        }
+    }
 }
 
 /// The shared transposition table.

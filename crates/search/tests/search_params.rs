@@ -4,7 +4,7 @@
 //! signature checks that part).
 
 use movegen::{variants::Chess, Position, Variant, VariantKind};
-use search::{search, EvalParams, Limits, SearchParams, Shared};
+use search::{search, Evaluator, Limits, SearchParams, Shared};
 
 /// Nodes of a one-thread depth-7 search of a middlegame with `settings`.
 fn nodes_with(settings: &SearchParams) -> u64 {
@@ -12,13 +12,13 @@ fn nodes_with(settings: &SearchParams) -> u64 {
         "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
     )
     .expect("valid FEN");
-    let params = EvalParams::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let shared = Shared::new(8);
     let r = search(
         &pos,
         &[],
         &Limits::depth(7),
-        &params,
+        &evaluator,
         settings,
         &shared,
         1,

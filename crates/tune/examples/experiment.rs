@@ -22,7 +22,7 @@ use arena::{
     Adjudication, EngineConfig, InProcess, MatchConfig, MoveLimits, Player, PlayerError, Sprt,
 };
 use movegen::{dispatch, VariantKind};
-use search::EvalParams;
+use search::{EvalParams, Evaluator};
 use std::path::PathBuf;
 
 fn main() {
@@ -63,7 +63,7 @@ fn datagen(a: &[String]) -> Result<(), String> {
         hash_mb: 8,
         book: Vec::new(),
         book_name: "none".into(),
-        params: None,
+        evaluator: None,
         format: tune::datafile::Format::Csv,
         score_cap: 3000,
         win: None,
@@ -131,7 +131,11 @@ fn sprt(a: &[String]) -> Result<(), String> {
     let default = EvalParams::default_for(variant);
     let factory = move |s: &EngineConfig| -> Result<Box<dyn Player>, PlayerError> {
         let p = if s.name == "tuned" { &tuned } else { &default };
-        Ok(Box::new(InProcess::with_params(&s.name, p.clone(), 8)))
+        Ok(Box::new(InProcess::with_evaluator(
+            &s.name,
+            Evaluator::from(p.clone()),
+            8,
+        )))
     };
     let t = std::time::Instant::now();
     let report = arena::run(&cfg, &factory, &mut |p| {

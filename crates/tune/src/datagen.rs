@@ -48,7 +48,7 @@ use arena::openings::random_opening;
 use arena::record::RunIdentity;
 use arena::{Adjudication, GameSpec, InProcess, MoveLimits, Opening, ScoreRule};
 use movegen::{dispatch, with_game, Game, Move, Position, Variant, VariantGame, VariantKind};
-use search::{EvalParams, MATE_BOUND};
+use search::{Evaluator, MATE_BOUND};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
@@ -143,8 +143,9 @@ pub struct DatagenConfig {
     pub book: Vec<Opening>,
     /// Name of the book in the settings line (`none` without one).
     pub book_name: String,
-    /// Evaluation the games are played with (`None`: the defaults).
-    pub params: Option<EvalParams>,
+    /// Evaluation the games are played with (`None`: the game's built-in
+    /// one).
+    pub evaluator: Option<Evaluator>,
     /// The output format.
     pub format: Format,
     /// Positions whose search score exceeds this in magnitude are not kept.
@@ -172,7 +173,7 @@ impl DatagenConfig {
             .with("book", &self.book_name)
             .with(
                 "eval",
-                if self.params.is_some() {
+                if self.evaluator.is_some() {
                     "file"
                 } else {
                     "default"
@@ -365,8 +366,8 @@ impl GameObserver for Recorder {
 /// The two sides of self-play: the engine with the run's weights, each
 /// side with its own table, as in a match. They are made once per worker
 /// thread and kept across its games (each game clears their tables).
-pub fn self_play_players(cfg: &DatagenConfig, params: &EvalParams) -> [InProcess; 2] {
-    let player = || InProcess::with_params("varia", params.clone(), cfg.hash_mb.max(1));
+pub fn self_play_players(cfg: &DatagenConfig, evaluator: &Evaluator) -> [InProcess; 2] {
+    let player = || InProcess::with_evaluator("varia", evaluator.clone(), cfg.hash_mb.max(1));
     [player(), player()]
 }
 
@@ -462,10 +463,10 @@ pub fn run(
         .filter(|&g| !resumed.holds(g))
         .enumerate()
         .collect();
-    let params = cfg
-        .params
+    let evaluator = cfg
+        .evaluator
         .clone()
-        .unwrap_or_else(|| EvalParams::default_for(cfg.variant));
+        .unwrap_or_else(|| Evaluator::default_for(cfg.variant));
     let mut state = DatagenProgress {
         done: games.len() - todo.len(),
         total: games.len(),
@@ -481,7 +482,7 @@ pub fn run(
     let played = crate::workers::for_each_parallel(
         &todo,
         cfg.threads,
-        || Ok(self_play_players(cfg, &params)),
+        || Ok(self_play_players(cfg, &evaluator)),
         |players, &(i, id)| {
             dispatch!(cfg.variant, V => play_game::<V>(cfg, id, players)).map(|g| (i, g))
         },

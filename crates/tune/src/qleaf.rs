@@ -12,7 +12,7 @@
 
 use movegen::{Color, Move, Outcome, Position, Variant};
 use search::alphabeta::{QLeaf, QObserver, MAX_PLY};
-use search::{Clock, EvalParams, Limits, SearchParams, Shared, Worker};
+use search::{Clock, EvalParams, Evaluator, Limits, SearchParams, Shared, Worker};
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Nodes after which a resolution is given up (a guard against pathological
@@ -62,17 +62,18 @@ impl<V: Variant> QObserver<V> for PvLeaf<V> {
 /// Resolves positions to their quiescence leaves with one set of weights.
 /// It holds the search's shared state (its table is not used by the
 /// quiescence search), so make one per thread and reuse it.
-pub struct Resolver<'a> {
-    params: &'a EvalParams,
+pub struct Resolver {
+    /// The classical evaluation with the weights resolved with.
+    evaluator: Evaluator,
     shared: Shared,
     clock: Clock,
 }
 
-impl<'a> Resolver<'a> {
-    /// A resolver evaluating with `params`.
-    pub fn new(params: &'a EvalParams) -> Resolver<'a> {
+impl Resolver {
+    /// A resolver evaluating with the classical weights `params`.
+    pub fn new(params: &EvalParams) -> Resolver {
         Resolver {
-            params,
+            evaluator: Evaluator::from(params.clone()),
             shared: Shared::new(1),
             clock: Clock::start(
                 &Limits::nodes(NODE_BUDGET),
@@ -88,8 +89,14 @@ impl<'a> Resolver<'a> {
     pub fn resolve<V: Variant>(&self, pos: &Position<V>) -> Option<Resolved<V>> {
         self.shared.stop.store(false, Relaxed);
         let settings = SearchParams::default_for(V::KIND);
-        let mut worker =
-            Worker::<V>::new(0, &self.shared, self.params, &settings, &self.clock, &[]);
+        let mut worker = Worker::<V>::new(
+            0,
+            &self.shared,
+            &self.evaluator,
+            &settings,
+            &self.clock,
+            &[],
+        );
         let mut pv = PvLeaf {
             best: vec![None; MAX_PLY + 2],
         };

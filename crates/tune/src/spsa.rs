@@ -26,7 +26,7 @@ use arena::{
     PlayerFactory,
 };
 use movegen::{dispatch, VariantKind};
-use search::EvalParams;
+use search::{EvalParams, Evaluator};
 
 /// One tuned weight.
 #[derive(Clone, Debug, PartialEq)]
@@ -272,7 +272,11 @@ impl Objective for MatchObjective {
         let hash = self.hash_mb;
         let factory = move |s: &EngineConfig| -> std::result::Result<Box<dyn Player>, PlayerError> {
             let p = if s.name == "plus" { &pp } else { &pm };
-            Ok(Box::new(InProcess::with_params(&s.name, p.clone(), hash)))
+            Ok(Box::new(InProcess::with_evaluator(
+                &s.name,
+                Evaluator::from(p.clone()),
+                hash,
+            )))
         };
         self.games.play(
             k,

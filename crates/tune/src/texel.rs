@@ -31,7 +31,7 @@ use crate::{Error, Result};
 use movegen::{Position, Variant};
 use rayon::prelude::*;
 use search::eval::{
-    eval_terms, scores_drawn_as_zero, Accumulator, EG, MAX_WEIGHT, NUM_WEIGHTS, PHASE_MAX,
+    eval_terms, scores_drawn_as_zero, TermSink, EG, MAX_WEIGHT, NUM_WEIGHTS, PHASE_MAX,
 };
 use search::EvalParams;
 use std::time::Instant;
@@ -158,7 +158,7 @@ impl Sparse<'_> {
     }
 }
 
-impl Accumulator for Sparse<'_> {
+impl TermSink for Sparse<'_> {
     fn set_phase(&mut self, phase: i32) {
         self.phase = phase;
     }

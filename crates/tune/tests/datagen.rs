@@ -4,7 +4,7 @@
 use arena::{Adjudication, EngineConfig, InProcess, MatchConfig, MoveLimits, Player, PlayerError};
 use movegen::variants::{Chess, Suicide};
 use movegen::{Position, VariantKind};
-use search::EvalParams;
+use search::Evaluator;
 use std::path::Path;
 use tune::datafile::{progress_path, Format};
 use tune::datagen::{from_games, run, DatagenConfig, PlyRange, SearchLimit, WinRule};
@@ -22,7 +22,7 @@ fn cfg(games: usize, threads: usize) -> DatagenConfig {
         hash_mb: 1,
         book: Vec::new(),
         book_name: "none".into(),
-        params: None,
+        evaluator: None,
         format: Format::Csv,
         score_cap: 3000,
         win: Some(WinRule {
@@ -190,8 +190,8 @@ fn positions_pass_the_filters_and_text_agrees_with_bin() {
 
     // The moves chosen in the kept positions: neither captures nor promotions.
     let cfg = net(Format::Bin, 4, 1);
-    let params = EvalParams::default_for(VariantKind::Chess);
-    let mut players = tune::datagen::self_play_players(&cfg, &params);
+    let evaluator = Evaluator::default_for(VariantKind::Chess);
+    let mut players = tune::datagen::self_play_players(&cfg, &evaluator);
     let mut replay = Vec::new();
     for id in 1..=4 {
         let g = tune::datagen::play_game::<Chess>(&cfg, id, &mut players).unwrap();
@@ -271,9 +271,9 @@ fn positions_from_match_csv_and_pgn_agree() {
     mc.out = Some(csv.clone());
     mc.pgn = Some(pgn.clone());
     let factory = |s: &EngineConfig| -> Result<Box<dyn Player>, PlayerError> {
-        Ok(Box::new(InProcess::with_params(
+        Ok(Box::new(InProcess::with_evaluator(
             &s.name,
-            EvalParams::default_for(VariantKind::Suicide),
+            Evaluator::default_for(VariantKind::Suicide),
             1,
         )))
     };

@@ -7,7 +7,7 @@ use common::random_step;
 use movegen::{dispatch, Position, Variant, VariantKind};
 use search::alphabeta::NoObserver;
 use search::eval::features_and_phase;
-use search::{Clock, EvalParams, Limits, SearchParams, Shared, Worker};
+use search::{Clock, EvalParams, Evaluator, Limits, SearchParams, Shared, Worker};
 use tune::qleaf::{Leaf, Resolver};
 use tune::rng::stream;
 
@@ -16,6 +16,7 @@ fn check<V: Variant>() {
     let shared = Shared::new(1);
     let limits = Limits::default();
     let resolver = Resolver::new(&params);
+    let evaluator = Evaluator::from(params.clone());
     let mut checked = 0;
     for game in 0..60u64 {
         let mut rng = stream(11, game, 0);
@@ -37,7 +38,7 @@ fn check<V: Variant>() {
                 ..SearchParams::default_for(V::KIND)
             };
             let clock = Clock::start(&limits, pos.turn(), 1, &settings);
-            let mut w = Worker::<V>::new(0, &shared, &params, &settings, &clock, &[pos.key()]);
+            let mut w = Worker::<V>::new(0, &shared, &evaluator, &settings, &clock, &[pos.key()]);
             let engine = w.quiesce(&pos, &mut NoObserver).expect("no limit");
             let r = resolver.resolve(&pos).expect("within the node budget");
             assert_eq!(r.score, engine, "{} {}", V::KIND, pos.fen());

@@ -16,13 +16,13 @@
 //! The commoner's material value is the common `material.commoner` weight,
 //! measured by the same fit (457 in the middlegame, 215 in the endgame).
 
-use super::{idx, Accumulator};
+use super::{idx, TermSink};
 use movegen::attacks::knight_attacks;
 use movegen::{Color, Position, Square, Variant};
 
 /// Adds the terms of `color`'s royal knight on `k` to `acc` (White's view:
 /// `sign` is +1 for White, -1 for Black).
-pub(super) fn royal_knight_terms<V: Variant, A: Accumulator>(
+pub(super) fn royal_knight_terms<V: Variant, A: TermSink>(
     pos: &Position<V>,
     color: Color,
     k: Square,

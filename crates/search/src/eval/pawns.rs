@@ -20,7 +20,7 @@
 //! weight. The king distances mean most in the endgame, so their tested
 //! values are endgame halves (`passed_king_own_eg`).
 
-use super::{idx, Accumulator};
+use super::{idx, TermSink};
 use movegen::attacks::pawn_attacks;
 use movegen::{Bitboard, Color, Position, Role, Square, Variant};
 
@@ -55,7 +55,7 @@ pub(super) fn distance(a: Square, b: Square) -> i32 {
 /// Adds the pawn terms of `color` to `acc` (White's view: `sign` is +1 for
 /// White, -1 for Black); `their_pawn_attacks` are the squares the enemy's
 /// pawns attack (the evaluation's walk has them).
-pub(super) fn terms<V: Variant, A: Accumulator>(
+pub(super) fn terms<V: Variant, A: TermSink>(
     pos: &Position<V>,
     color: Color,
     sign: i32,
@@ -70,7 +70,7 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
     }
     let theirs = b.pieces(them, Role::Pawn);
     // Terms whose weights are all 0 are not worked out (the engine's
-    // accumulator says which; the tuner's wants them all).
+    // term sink says which; the tuner's wants them all).
     let passed_extras = acc.wants(idx::PASSED_BLOCKED, 8)
         || acc.wants(idx::PASSED_KING_OWN, 8)
         || acc.wants(idx::PASSED_KING_THEIRS, 8);

@@ -25,7 +25,7 @@
 //! pawns; its file and rank masks and its distance are the ones used here.
 
 use super::pawns::{adjacent_files, distance, ranks_ahead};
-use super::{idx, Accumulator};
+use super::{idx, TermSink};
 use movegen::attacks::bishop_attacks;
 use movegen::{Bitboard, Color, Position, Role, Square, Variant};
 
@@ -35,7 +35,7 @@ const CENTER: Bitboard = Bitboard(0x0000_0018_1800_0000);
 /// Adds the placement terms of `color`'s pieces to `acc` (White's view:
 /// `sign` is +1 for White, -1 for Black); `our_pawn_attacks` are the squares
 /// the side's pawns attack (the evaluation's walk has them).
-pub(super) fn terms<V: Variant, A: Accumulator>(
+pub(super) fn terms<V: Variant, A: TermSink>(
     pos: &Position<V>,
     color: Color,
     sign: i32,

@@ -18,7 +18,7 @@
 //!   starting non-pawn material), else 0.
 
 use super::threats::Attacks;
-use super::{idx, Accumulator};
+use super::{idx, TermSink};
 use movegen::attacks::pawn_attacks;
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
@@ -32,7 +32,7 @@ const CENTER_FILES: Bitboard = Bitboard(0x3c3c_3c3c_3c3c_3c3c);
 
 /// Adds `space` for both sides to `acc` (White's view); `attacks` is indexed
 /// by colour and complete (pawns and pieces).
-pub(super) fn terms<V: Variant, A: Accumulator>(
+pub(super) fn terms<V: Variant, A: TermSink>(
     pos: &Position<V>,
     attacks: &[Attacks; 2],
     acc: &mut A,

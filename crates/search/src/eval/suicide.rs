@@ -59,7 +59,7 @@
 //! data/sprt/log.csv.
 
 use super::threats::Attacks;
-use super::{idx, Accumulator};
+use super::{idx, TermSink};
 use crate::see::see_value;
 use movegen::attacks::pawn_attacks;
 use movegen::{Bitboard, Color, Position, Role, Variant};
@@ -67,7 +67,7 @@ use movegen::{Bitboard, Color, Position, Role, Variant};
 /// Adds the suicide terms of `pos` to `acc` (White's view); `forced` holds
 /// each side's forced moves (by colour) as `eval_terms` counted them on its
 /// walk over the pieces, read only when the forced mobility is wanted.
-pub(super) fn terms<V: Variant, A: Accumulator>(
+pub(super) fn terms<V: Variant, A: TermSink>(
     pos: &Position<V>,
     forced: &[ForcedMoves; 2],
     acc: &mut A,
@@ -235,7 +235,7 @@ pub(super) fn offer_squares<V: Variant>(
 /// does not attack twice: the captures the opponent can answer in kind
 /// (Fairy-Stockfish's must-capture penalty, 2000 / (1 + that number)).
 /// In losers the enemy king is no target (an attack on it is a check).
-pub(super) fn forced_capture<V: Variant, A: Accumulator>(
+pub(super) fn forced_capture<V: Variant, A: TermSink>(
     pos: &Position<V>,
     attacks: &[Attacks; 2],
     acc: &mut A,

@@ -42,7 +42,7 @@
 //! piece (no pins, no x-rays), gathered by [`super::eval_terms`] while it
 //! counts mobility.
 
-use super::{idx, Accumulator};
+use super::{idx, TermSink};
 use movegen::attacks::{bishop_attacks, knight_attacks, pawn_attacks, piece_attacks, rook_attacks};
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
@@ -69,7 +69,7 @@ pub(super) struct Attacks {
 
 /// Whether `acc` weighs any threat term: the one place that lists them,
 /// so a term weighed alone is never skipped.
-pub(super) fn wanted<A: Accumulator>(acc: &A) -> bool {
+pub(super) fn wanted<A: TermSink>(acc: &A) -> bool {
     acc.wants(idx::THREAT_BY_PAWN, 7)
         || acc.wants(idx::HANGING, 7)
         || acc.wants(idx::THREAT_BY_MINOR, 7)
@@ -80,7 +80,7 @@ pub(super) fn wanted<A: Accumulator>(acc: &A) -> bool {
 
 /// Whether `acc` weighs a threat term that asks which squares a side
 /// protects strongly, and so needs both sides' [`Attacks::twice`].
-pub(super) fn wants_twice<A: Accumulator>(acc: &A) -> bool {
+pub(super) fn wants_twice<A: TermSink>(acc: &A) -> bool {
     acc.wants(idx::RESTRICTED_PIECE, 1)
         || acc.wants(idx::THREAT_BY_KING, 1)
         || acc.wants(idx::WEAK_QUEEN_PROTECTION, 1)
@@ -91,7 +91,7 @@ pub(super) fn wants_twice<A: Accumulator>(acc: &A) -> bool {
 /// Adds the threat terms of both sides to `acc` (White's view); `attacks`
 /// and `reached` (the squares each role of a side attacks) are indexed by
 /// colour.
-pub(super) fn terms<V: Variant, A: Accumulator>(
+pub(super) fn terms<V: Variant, A: TermSink>(
     pos: &Position<V>,
     attacks: &[Attacks; 2],
     reached: &[[Bitboard; 7]; 2],
@@ -201,7 +201,7 @@ pub(super) fn terms<V: Variant, A: Accumulator>(
 /// Adds `knight_on_queen` and `slider_on_queen` for `color` (see the
 /// module doc): `held` is what the enemy protects strongly, `ours` and
 /// `reached` the side's attacks.
-fn queen_threats<V: Variant, A: Accumulator>(
+fn queen_threats<V: Variant, A: TermSink>(
     pos: &Position<V>,
     color: Color,
     held: Bitboard,

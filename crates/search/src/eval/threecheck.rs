@@ -39,7 +39,7 @@
 
 use super::king_attack::CheckSquares;
 use super::threats::Attacks;
-use super::{idx, Accumulator};
+use super::{idx, TermSink};
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
 /// What the evaluation's walk counted against one king, read by
@@ -72,7 +72,7 @@ pub(super) fn weak_ring(
 /// Adds the threecheck terms of the king of `color` to `acc` (White's view:
 /// `sign` is +1 for White, -1 for Black) from what the walk counted against
 /// it, each weighed by the checks the opponent still needs.
-pub(super) fn king_terms<V: Variant, A: Accumulator>(
+pub(super) fn king_terms<V: Variant, A: TermSink>(
     pos: &Position<V>,
     color: Color,
     sign: i32,

@@ -26,7 +26,7 @@ mod session;
 pub mod uci;
 pub mod xboard;
 
-use crate::{search_on_clock, Clock, EvalParams, Info, Limits, SearchParams, SearchResult, Shared};
+use crate::{search_on_clock, Clock, Evaluator, Info, Limits, SearchParams, SearchResult, Shared};
 use movegen::{with_game, FenError, Move, MoveError, Position, Variant, VariantGame, VariantKind};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -143,7 +143,7 @@ pub struct SearchJob {
     /// Limits of this search.
     pub limits: Limits,
     /// Evaluation weights.
-    pub params: Arc<EvalParams>,
+    pub evaluator: Arc<Evaluator>,
     /// The search's own constants.
     pub settings: Arc<SearchParams>,
     /// Table and the engine's stop flag.
@@ -281,7 +281,7 @@ fn spawn_search_of<V: Variant>(
 ) -> JoinHandle<()> {
     let SearchJob {
         id,
-        params,
+        evaluator,
         settings,
         shared,
         stop,
@@ -303,7 +303,7 @@ fn spawn_search_of<V: Variant>(
             &root,
             &history,
             &clock,
-            &params,
+            &evaluator,
             &settings,
             &shared,
             &mut report,

@@ -23,7 +23,7 @@
 
 use super::{spawn_reader, spawn_search, Event, Output, Running, SearchJob, DEFAULT_HASH_MB};
 use crate::limits::DEFAULT_MOVE_OVERHEAD;
-use crate::{EvalParams, Info, Limits, SearchParams, SearchResult, Shared};
+use crate::{Evaluator, Info, Limits, SearchParams, SearchResult, Shared};
 use movegen::{VariantGame, VariantKind};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -47,8 +47,8 @@ pub(super) struct Engine {
     pub threads: usize,
     /// Time kept back from every clock budget (the `Move Overhead` option).
     pub move_overhead: Duration,
-    /// Evaluation weights for `kind`.
-    pub params: Arc<EvalParams>,
+    /// The evaluation for `kind`.
+    pub evaluator: Arc<Evaluator>,
     /// The search's constants (UCI `SearchFile`).
     pub settings: Arc<SearchParams>,
     /// The table and the stop flag.
@@ -72,7 +72,7 @@ impl Engine {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
-            params: Arc::new(EvalParams::default_for(kind)),
+            evaluator: Arc::new(Evaluator::default_for(kind)),
             settings: Arc::new(SearchParams::default_for(kind)),
             shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
             running: None,
@@ -120,7 +120,7 @@ impl Engine {
                 move_overhead: self.move_overhead,
                 ..request.limits
             },
-            params: self.params.clone(),
+            evaluator: self.evaluator.clone(),
             settings: self.settings.clone(),
             shared: self.shared.clone(),
             threads: self.threads,

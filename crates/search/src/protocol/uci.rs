@@ -71,7 +71,7 @@ use crate::bench::{Signature, MAX_DEPTH, SIGNATURE_DEPTH};
 use crate::eval::{EG, MAX_WEIGHT};
 use crate::limits::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};
 use crate::score::UciScore;
-use crate::{EvalParams, Info, Limits, SearchParams, SearchResult};
+use crate::{EvalParams, Evaluator, Info, Limits, SearchParams, SearchResult};
 use movegen::{VariantGame, VariantKind};
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, BufRead, Write};
@@ -123,7 +123,7 @@ where
     session::run_with(input, output, |mut engine: Engine| {
         engine.kind = config.variant;
         engine.reset_game();
-        engine.params = Arc::new(EvalParams::default_for(config.variant));
+        engine.evaluator = Arc::new(Evaluator::default_for(config.variant));
         engine.settings = Arc::new(SearchParams::default_for(config.variant));
         let mut uci = Uci::new(engine);
         uci.tune = config.tune;
@@ -323,7 +323,8 @@ impl Uci {
         out.line("option name EvalFile type string default <empty>");
         out.line("option name SearchFile type string default <empty>");
         if self.tune {
-            for (i, w) in self.engine.params.weights.iter().enumerate() {
+            let classical = self.engine.evaluator.classical();
+            for (i, w) in classical.iter().flat_map(|p| p.weights.iter()).enumerate() {
                 out.line(&format!(
                     "option name {} type spin default {w} min {} max {MAX_WEIGHT}",
                     EvalParams::weight_name(i),
@@ -351,11 +352,13 @@ impl Uci {
             match value.parse::<i32>() {
                 Ok(v) if (-MAX_WEIGHT..=MAX_WEIGHT).contains(&v) => {
                     self.weight_options.insert(i, v);
-                    let params = Arc::make_mut(&mut self.engine.params);
-                    params.set(i, v);
-                    // A term sets both halves; an endgame half set before stays.
-                    if let Some(&eg) = self.weight_options.get(&(EG + i)) {
-                        params.set(EG + i, eg);
+                    let evaluator = Arc::make_mut(&mut self.engine.evaluator);
+                    if let Some(params) = evaluator.classical_mut() {
+                        params.set(i, v);
+                        // A term sets both halves; an endgame half set before stays.
+                        if let Some(&eg) = self.weight_options.get(&(EG + i)) {
+                            params.set(EG + i, eg);
+                        }
                     }
                 }
                 _ => self.error(&format!(
@@ -392,7 +395,7 @@ impl Uci {
         for (&i, &v) in &self.weight_options {
             params.set(i, v);
         }
-        self.engine.params = Arc::new(params);
+        self.engine.evaluator = Arc::new(Evaluator::Classical(params));
     }
 
     /// The search settings (`SearchFile`'s or the defaults) with the tuning

@@ -62,7 +62,7 @@ use super::session::{self, Engine, Protocol, SearchRequest};
 use super::{new_game, parse_move_overhead, play_uci, tokens};
 use crate::limits::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};
 use crate::score::cecp_score;
-use crate::{EvalParams, Info, Limits, SearchParams, SearchResult};
+use crate::{Evaluator, Info, Limits, SearchParams, SearchResult};
 use movegen::{Color, Move, VariantGame, VariantKind};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
@@ -263,7 +263,7 @@ impl Xboard {
                 Some(kind) => {
                     self.abort_search();
                     self.engine.kind = kind;
-                    self.engine.params = Arc::new(EvalParams::default_for(kind));
+                    self.engine.evaluator = Arc::new(Evaluator::default_for(kind));
                     self.engine.settings = Arc::new(SearchParams::default_for(kind));
                     self.reset_game();
                 }
@@ -360,7 +360,7 @@ impl Xboard {
     fn new_command(&mut self) {
         self.abort_search();
         self.engine.kind = VariantKind::Chess;
-        self.engine.params = Arc::new(EvalParams::default_for(VariantKind::Chess));
+        self.engine.evaluator = Arc::new(Evaluator::default_for(VariantKind::Chess));
         self.engine.settings = Arc::new(SearchParams::default_for(VariantKind::Chess));
         self.engine.new_table();
         self.reset_game();
