@@ -22,13 +22,11 @@
 //! and passed pawns (`eval/pawns.rs`), rooks on open files and minor-piece
 //! outposts (`eval/placement.rs`), threats by pawns and hanging pieces and
 //! the restricted squares (`eval/threats.rs`; the last in chess 4 in both
-//! halves, +14.1 Elo [3.3, 24.9], H1 at 10000 nodes; 0 elsewhere), space
-//! (`eval/space.rs`: the safe central squares behind a side's pawns, 0 until
-//! an SPRT gives it a value), king attack by units with safe checks
+//! halves, +14.1 Elo [3.3, 24.9], H1 at 10000 nodes; 0 elsewhere), king attack by units with safe checks
 //! (`eval/king_attack.rs`), the switch that scores a draw by the game's
 //! insufficient-material rule as 0, and per game: threecheck's checks
-//! already given, atomic's explosion threats next to each king and the
-//! safety of touching kings.
+//! already given, atomic's threats next to each king and the safety of
+//! touching kings.
 //! A game whose own terms need more than a line or two has them in a module
 //! of its own below this one (`eval/threecheck.rs`: king danger by the checks
 //! still needed and safe checks; `eval/suicide.rs`: piece count and both sides'
@@ -65,12 +63,10 @@
 //! transposition table's 16-bit scores wrap. Sane weights are far inside both
 //! bounds, so neither changes a real evaluation.
 
-mod atomic;
 mod king_attack;
 mod knightmate;
 mod pawns;
 mod placement;
-mod space;
 mod suicide;
 mod threats;
 mod threecheck;
@@ -166,21 +162,13 @@ layout! {
     FORCED_MOBILITY = "forced_mobility": 1,
     OFFER_SQUARES = "offer_squares": 1,
     FORCED_CAPTURE = "forced_capture": 4,
-    WEAK_RING = "weak_ring": 4,
-    UNBACKED_OFFER_SQUARES = "unbacked_offer_squares": 1,
-    ATOMIC_BLAST = "atomic_blast": 1,
-    PIECE_VALUE_SHARE = "piece_value_share": 1,
     KING_OPEN_FILES = "king_open_files": 1,
     PAWN_STORM = "pawn_storm": 8,
     KING_FLANK_ATTACK = "king_flank_attack": 1,
-    KING_FLANK_DEFENSE = "king_flank_defense": 1,
-    THREAT_BY_PAWN_PUSH = "threat_by_pawn_push": 1,
     RESTRICTED_PIECE = "restricted_piece": 1,
-    THREAT_BY_KING = "threat_by_king": 1,
     WEAK_QUEEN_PROTECTION = "weak_queen_protection": 1,
     KNIGHT_ON_QUEEN = "knight_on_queen": 1,
     SLIDER_ON_QUEEN = "slider_on_queen": 1,
-    SPACE = "space": 1,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -901,13 +889,10 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
     });
     let mut danger = [0i32; 2];
     // The squares two pieces of a side attack are gathered only for their
-    // readers: the forced capture (suicide, losers), threecheck's weak
-    // ring squares, the king flank attack and the threats that ask which
+    // readers: the forced capture (suicide, losers), the king flank attack and the threats that ask which
     // squares a side protects strongly.
-    let weak_ring_wanted = V::CHECK_COUNTING && acc.wants(idx::WEAK_RING, 4);
     let flank_wanted = V::ROYAL && !V::ROYAL_KNIGHT && acc.wants(idx::KING_FLANK_ATTACK, 1);
-    let twice_wanted =
-        V::MUST_CAPTURE || weak_ring_wanted || flank_wanted || threats::wants_twice(acc);
+    let twice_wanted = V::MUST_CAPTURE || flank_wanted || threats::wants_twice(acc);
     // The squares each side's pawns attack: the threats' and the mobility
     // area's (a square an enemy pawn attacks is no square to go to).
     for color in Color::ALL {
@@ -1051,22 +1036,12 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
                             acc.add(idx::KING_OPEN_FILES, -sign * open);
                         }
                     }
-                    let defense_wanted = acc.wants(idx::KING_FLANK_DEFENSE, 1);
-                    if flank_wanted || defense_wanted {
+                    if flank_wanted {
                         let flank = king_flank(k, color);
-                        if flank_wanted {
-                            let them = &attacks[color.other().index()];
-                            let attacked =
-                                (them.all & flank).count() + (them.twice & flank).count();
-                            if attacked != 0 {
-                                acc.add(idx::KING_FLANK_ATTACK, -sign * attacked as i32);
-                            }
-                        }
-                        if defense_wanted {
-                            let defended = (attacks[color.index()].all & flank).count() as i32;
-                            if defended != 0 {
-                                acc.add(idx::KING_FLANK_DEFENSE, sign * defended);
-                            }
+                        let them = &attacks[color.other().index()];
+                        let attacked = (them.all & flank).count() + (them.twice & flank).count();
+                        if attacked != 0 {
+                            acc.add(idx::KING_FLANK_ATTACK, -sign * attacked as i32);
                         }
                     }
                     if acc.wants(idx::PAWN_STORM, 8) {
@@ -1093,34 +1068,13 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
                             acc.add(idx::ATOMIC_THREAT, sign * threats);
                         }
                     }
-                    if acc.wants(idx::ATOMIC_BLAST, 1) {
-                        let us = color.index();
-                        let danger = atomic::blast_danger(pos, color, &attacks[us], &reached[us]);
-                        if danger != 0 {
-                            acc.add(idx::ATOMIC_BLAST, sign * danger);
-                        }
-                    }
                 }
                 if V::ROYAL_KNIGHT {
                     knightmate::royal_knight_terms(pos, color, k, sign, acc);
                 }
                 if V::CHECK_COUNTING {
                     let checks = check_squares_on(color, k);
-                    let weak = if weak_ring_wanted {
-                        threecheck::weak_ring(
-                            zone,
-                            &attacks[color.index()],
-                            &reached[color.index()],
-                            attacks[color.other().index()].all,
-                        )
-                    } else {
-                        0
-                    };
-                    let king = threecheck::KingCounts {
-                        danger,
-                        checks,
-                        weak,
-                    };
+                    let king = threecheck::KingCounts { danger, checks };
                     threecheck::king_terms(pos, color, sign, king, acc);
                 }
             }
@@ -1141,34 +1095,25 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
     if threats::wanted(acc) {
         threats::terms(pos, &attacks, &reached, acc);
     }
-    if !V::MUST_CAPTURE && acc.wants(idx::SPACE, 1) {
-        space::terms(pos, &attacks, acc);
-    }
     // Suicide's piece count and both sides' legal (or forced, from attack
     // sets) moves; open to losers, where captures are forced too (0 there
     // unless a file sets them: the legal-move counts cost two move
     // generations per evaluation).
     if V::MUST_CAPTURE
         && (acc.wants(idx::PIECE_COUNT, 1)
-            || acc.wants(idx::PIECE_VALUE_SHARE, 1)
             || acc.wants(idx::LEGAL_MOBILITY, 1)
             || acc.wants(idx::FORCED_MOBILITY, 1))
     {
         suicide::terms(pos, &forced, acc);
     }
     // The squares where each side can offer a piece (suicide, losers).
-    if V::MUST_CAPTURE
-        && (acc.wants(idx::OFFER_SQUARES, 1) || acc.wants(idx::UNBACKED_OFFER_SQUARES, 1))
-    {
+    if V::MUST_CAPTURE && acc.wants(idx::OFFER_SQUARES, 1) {
         let [white, black] = Color::ALL.map(|color| {
             let (us, them) = (color.index(), color.other().index());
-            suicide::offer_squares(pos, color, &reached[us], &attacks[us], attacks[them].all)
+            suicide::offer_squares(pos, color, &reached[us], attacks[them].all)
         });
-        if white.all != black.all {
-            acc.add(idx::OFFER_SQUARES, white.all - black.all);
-        }
-        if white.unbacked != black.unbacked {
-            acc.add(idx::UNBACKED_OFFER_SQUARES, white.unbacked - black.unbacked);
+        if white != black {
+            acc.add(idx::OFFER_SQUARES, white - black);
         }
     }
     // A side that can capture must (suicide, losers).
@@ -1415,19 +1360,6 @@ mod tests {
         // attacked twice (knight and rook), counted again: 13.
         let pos = Position::<Chess>::from_fen("k3rr2/8/8/8/7n/8/8/6K1 w - - 0 1").unwrap();
         assert_eq!(features(&pos)[idx::KING_FLANK_ATTACK], -13);
-    }
-
-    #[test]
-    fn king_flank_defense_counts_the_sides_own_attacks_on_its_kings_flank() {
-        // Kings alone: White's on g1 covers f1, f2, g2, h2 and h1 of its
-        // flank (e1-h5), Black's on a8 a7, b7 and b8 of its own (a4-d8).
-        let pos = Position::<Chess>::from_fen("k7/8/8/8/8/8/8/6K1 w - - 0 1").unwrap();
-        assert_eq!(features(&pos)[idx::KING_FLANK_DEFENSE], 5 - 3);
-        // A white rook on e1 adds e2-e5 and g1, its own king's square (f1
-        // is the king's already; d1 and beyond are off the flank, e6 and
-        // beyond out of the camp).
-        let pos = Position::<Chess>::from_fen("k7/8/8/8/8/8/8/4R1K1 w - - 0 1").unwrap();
-        assert_eq!(features(&pos)[idx::KING_FLANK_DEFENSE], 10 - 3);
     }
 
     #[test]

@@ -224,20 +224,11 @@ search_params! {
     /// that is not improving (its static evaluation no higher than that of
     /// its side's node two plies before); 0 ignores the trend.
     lmr_improving: i32 = 0, 0..=1;
-    /// Late-move reduction: a quiet move is reduced its history score (plus
-    /// its continuation entries, with `continuation_history`) divided by
-    /// this many plies less, so one that often cut off is reduced less
-    /// (and, with `history_malus`, one that often failed more); 0: history
-    /// plays no part.
-    lmr_history_divisor: i32 = 0, 0..=1000000;
     /// Late-move reduction: plies more for a quiet move of an expected cut
     /// node (a zero-window node that its parent searched as a later move,
     /// or the first move's child of an expected all node), where the first
     /// moves usually refute and the rest matter little; 0: no difference.
     lmr_cut_node: i32 = 2, 0..=4;
-    /// Late-move reduction: plies more for a quiet move of a node whose
-    /// move from the transposition table is a capture; 0: no difference.
-    lmr_tt_capture: i32 = 0, 0..=2;
     /// Reverse futility pruning: greatest remaining depth where it applies.
     rfp_max_depth: i32 = 8, 0..=20;
     /// Reverse futility pruning: margin per ply of depth, in centipawns.
@@ -325,18 +316,14 @@ search_params! {
     /// side to move has exactly one legal move one ply deeper (a forced
     /// reply costs no depth), within `reply_extension_ply_factor`.
     single_reply_extension: i32 = 0, 0..=1;
-    /// Forced-capture extension (suicide, losers): a node whose side to move
-    /// must capture and has at most this many captures is searched one ply
-    /// deeper, within `reply_extension_ply_factor` (0: never).
-    forced_capture_extension: i32 = 0, 0..=8;
     /// Offer ordering (suicide, losers): added to the ordering score of a
     /// quiet move whose moving piece can be captured on its destination,
     /// a move that forces the opponent to capture (Fairy-Stockfish orders
     /// such moves first in its must-capture games); it ranks them above
-    /// the other quiet moves of similar history, below the killers and the
-    /// counter move (0: no bonus).
+    /// the other quiet moves of similar history, below the killers (0: no
+    /// bonus).
     offer_order_bonus: i32 = 0, 0..=4194304;
-    /// Budget of the single-reply, forced-capture and singular extensions:
+    /// Budget of the single-reply and singular extensions:
     /// they apply only below this many times the iteration's depth in
     /// plies, so a long chain of extended replies cannot grow the tree
     /// without end.
@@ -392,21 +379,12 @@ search_params! {
     /// Quiescence: plies of forced captures (suicide, losers) before the
     /// static evaluation stands in for the rest of the chain.
     max_forced_qply: i32 = 6, 0..=64;
-    /// Quiescence in suicide and losers: 1 counts a ply whose side has a
-    /// single capture (the chain does not branch there) outside
-    /// `max_forced_qply`, so forced sequences are followed further at
-    /// little cost; 0 counts every ply.
-    forced_qply_single_free: i32 = 0, 0..=1;
     /// Quiescence in threecheck: quiet checks are tried at the first ply, and
     /// at every later ply by a side with at most this many checks left to
     /// give (0: at the first ply only). Above 0, a side with one check left
     /// plays the first check it finds (it wins at once) without searching
     /// the rest.
     qsearch_checks_left: i32 = 1, 0..=3;
-    /// Repetition: 1 makes a null move a fence that repetition detection does
-    /// not look past (the pass is no move of the game, so a position before
-    /// it cannot be repeated after it); 0 looks back over it.
-    repetition_null_fence: i32 = 0, 0..=1;
     /// Transposition table: 1 keeps an entry of the current search against a
     /// shallower, non-exact entry of the same position; 0 always overwrites.
     tt_keep_deeper: i32 = 1, 0..=1;
@@ -430,19 +408,11 @@ search_params! {
     aspiration_window: i32 = 30, 1..=1000;
     /// Aspiration windows: factor the half-width grows by after a fail.
     aspiration_growth: i32 = 2, 2..=16;
-    /// History heuristic: cap of a move's history score (below the counter
-    /// move's ordering score, 2^22 - 2, and the killers' above it, so
-    /// history never outranks either); with `history_gravity` and for
+    /// History heuristic: cap of a move's history score (below the killers'
+    /// ordering scores, 2^22 - 1 and 2^22, so history never outranks
+    /// them); with `history_gravity` and for
     /// `capture_history`, the bound the scores converge within.
     history_max: i32 = 1 << 20, 1..=4194301;
-    /// History malus: 1 lowers the history of every quiet move searched
-    /// before a quiet move that cut off, by as much as the cutoff move's
-    /// rises (down to minus the cap); 0 only raises the cutoff move's.
-    history_malus: i32 = 0, 0..=1;
-    /// Counter moves: 1 remembers, for each move (by side, from and to
-    /// square), the quiet move that last refuted it, and orders that reply
-    /// right after the killers; 0 keeps no such table.
-    counter_moves: i32 = 0, 0..=1;
     /// Continuation history: 1 keeps a table of quiet-move scores by the
     /// piece and destination of the move one and two plies before and of
     /// this move (Stockfish's `continuationHistory`), raised and lowered as
@@ -454,8 +424,7 @@ search_params! {
     /// `+bonus` for a quiet move that cut off and `-bonus` for every quiet
     /// move searched before it in that node (so each score stays within
     /// plus or minus `history_max` and old evidence fades as new comes in);
-    /// 0 adds depth squared to the cutoff move, saturating at the cap (and
-    /// subtracts it with `history_malus`).
+    /// 0 adds depth squared to the cutoff move, saturating at the cap.
     history_gravity: i32 = 1, 0..=1;
     /// History bonus of a cutoff at remaining depth `d` (with
     /// `history_gravity` and for `capture_history`): `history_bonus_quad *
@@ -506,13 +475,6 @@ search_params! {
     /// a late quiet move is (the formula, PV, trend and cut-node terms);
     /// 0 reduces quiet moves only.
     lmr_bad_captures: i32 = 1, 0..=1;
-    /// Fifty-move damping: above 0, the static evaluation the search prunes
-    /// and stands pat with is scaled by `(this - c) / this`, `c` the plies
-    /// since the last capture or pawn move (at most `this`), so that a
-    /// position the rule will soon draw reads nearer a draw and the search
-    /// prefers the moves that make progress (Fairy-Stockfish's classical
-    /// evaluation damps over 100 plies); 0 leaves the evaluation as it is.
-    fifty_move_damping: i32 = 0, 0..=1000;
     /// Correction history: largest correction, in centipawns.
     correction_max: i32 = 64, 1..=1000;
     /// Correction history: weight of one search's error in the average at
