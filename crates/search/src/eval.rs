@@ -73,7 +73,6 @@ mod threecheck;
 
 use movegen::attacks::{king_attacks, knight_attacks, pawn_attacks, piece_attacks};
 use movegen::{Bitboard, Color, Position, Role, Square, Variant, VariantKind};
-use std::collections::BTreeMap;
 use std::path::Path;
 
 /// One named group of weights.
@@ -204,34 +203,7 @@ pub struct EvalParams {
     pub weights: Vec<i32>,
 }
 
-/// Errors loading an evaluation file.
-#[derive(Debug, thiserror::Error)]
-pub enum ParamsError {
-    /// The file could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        /// File.
-        path: String,
-        /// Cause.
-        source: std::io::Error,
-    },
-    /// Not valid TOML.
-    #[error("{path}: invalid TOML: {message}")]
-    Toml {
-        /// File.
-        path: String,
-        /// Parser message.
-        message: String,
-    },
-    /// A key that is not a weight group, or a value of the wrong shape.
-    #[error("{path}: {message}")]
-    Content {
-        /// File.
-        path: String,
-        /// What is wrong.
-        message: String,
-    },
-}
+pub use crate::param_file::ParamsError;
 
 /// The games whose every weight is a Texel fit of `data/tuning` (the
 /// fit's piece-square tables are the hand-set ones that
@@ -482,15 +454,8 @@ impl EvalParams {
     fn apply_toml(&mut self, text: &str, origin: &str) -> Result<(), ParamsError> {
         let kind = self.variant;
         let p = self;
-        let content = |message: String| ParamsError::Content {
-            path: origin.to_string(),
-            message,
-        };
-        let table: BTreeMap<String, toml::Value> =
-            toml::from_str(text).map_err(|e| ParamsError::Toml {
-                path: origin.to_string(),
-                message: e.to_string().lines().next().unwrap_or_default().to_string(),
-            })?;
+        let content = |message: String| ParamsError::content(origin, message);
+        let table = crate::param_file::parse_table(text, origin)?;
         let sets_weights = table.keys().any(|k| k != "variant");
         // Terms (both halves) first, then the endgame halves on top.
         let mut entries: Vec<(String, toml::Value)> = table.into_iter().collect();
@@ -564,11 +529,7 @@ impl EvalParams {
 
     /// Loads weights for `kind` from a TOML file.
     pub fn load(kind: VariantKind, path: &Path) -> Result<EvalParams, ParamsError> {
-        let text = crate::input::read_to_string(path).map_err(|source| ParamsError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        EvalParams::from_toml(kind, &text, &path.display().to_string())
+        crate::param_file::load(kind, path, EvalParams::from_toml)
     }
 
     /// Weights for `kind` from the TOML file `path`, or the built-in ones
@@ -621,10 +582,7 @@ impl EvalParams {
 
     /// Writes the weights to a TOML file.
     pub fn save(&self, path: &Path) -> Result<(), ParamsError> {
-        std::fs::write(path, self.to_toml()).map_err(|source| ParamsError::Io {
-            path: path.display().to_string(),
-            source,
-        })
+        crate::param_file::save(path, &self.to_toml())
     }
 }
 

@@ -17,6 +17,7 @@ pub mod eval;
 pub mod evaluator;
 pub mod input;
 pub mod limits;
+pub mod param_file;
 pub mod params;
 pub mod protocol;
 pub mod score;
@@ -28,6 +29,7 @@ pub use alphabeta::{Info, RootResult, Shared, Worker};
 pub use eval::{evaluate, EvalParams};
 pub use evaluator::{EvalStack, Evaluator};
 pub use limits::{Clock, Limits};
+pub use param_file::ParamsError;
 pub use params::{SearchParams, SearchParamsError};
 pub use score::{MATE, MATE_BOUND};
 

@@ -7,9 +7,10 @@
 //! The fields are declared once, in the `search_params!` table below, with
 //! their default, their valid range and their doc; from that table come the
 //! struct, [`Default`], the enumerable [`SearchParams::fields`] list (what a
-//! tuner walks), [`SearchParams::set`] by name, and TOML load and save with
-//! the same error style as [`EvalParams`](crate::EvalParams) (an unknown key
-//! is named and the known ones listed; a value outside its range says so).
+//! tuner walks), [`SearchParams::set`] by name, and TOML load and save
+//! through [`crate::param_file`], the one helper and error type of the
+//! evaluation's files too (an unknown key is named and the known ones
+//! listed; a value outside its range says so).
 //! A TOML file sets any subset of the fields; the rest keep their defaults.
 //!
 //! Defaults are per game, as the evaluation's are: [`Default`] holds the
@@ -34,8 +35,8 @@
 //! ranks, not tunable margins), and the move overhead, which is a protocol
 //! setting of its own (`limits::MOVE_OVERHEAD`).
 
+use crate::param_file::ParamsError;
 use movegen::VariantKind;
-use std::collections::BTreeMap;
 use std::path::Path;
 
 /// One field of [`SearchParams`] as a tuner sees it.
@@ -88,34 +89,9 @@ pub enum FieldError {
     },
 }
 
-/// Errors loading or saving a search settings file.
-#[derive(Debug, thiserror::Error)]
-pub enum SearchParamsError {
-    /// The file could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        /// File.
-        path: String,
-        /// Cause.
-        source: std::io::Error,
-    },
-    /// Not valid TOML.
-    #[error("{path}: invalid TOML: {message}")]
-    Toml {
-        /// File.
-        path: String,
-        /// Parser message (its first line).
-        message: String,
-    },
-    /// A key or value the settings do not accept.
-    #[error("{path}: {source}")]
-    Field {
-        /// File.
-        path: String,
-        /// What is wrong.
-        source: FieldError,
-    },
-}
+/// Errors loading or saving a search settings file: the one error of
+/// every parameter file ([`crate::param_file`]), under its former name.
+pub type SearchParamsError = ParamsError;
 
 /// A field type of [`SearchParams`]: converts to and from the `f64` a tuner
 /// and a TOML number share.
@@ -624,15 +600,8 @@ impl SearchParams {
 
     /// These settings with the fields named in the TOML `text` set on top.
     fn with_toml(self, text: &str, origin: &str) -> Result<SearchParams, SearchParamsError> {
-        let field = |source: FieldError| SearchParamsError::Field {
-            path: origin.to_string(),
-            source,
-        };
-        let table: BTreeMap<String, toml::Value> =
-            toml::from_str(text).map_err(|e| SearchParamsError::Toml {
-                path: origin.to_string(),
-                message: e.to_string().lines().next().unwrap_or_default().to_string(),
-            })?;
+        let field = |source: FieldError| ParamsError::content(origin, source);
+        let table = crate::param_file::parse_table(text, origin)?;
         let mut p = self;
         let integer_field =
             |key: &str| p.fields().iter().find(|f| f.name == key).map(|f| f.integer);
@@ -660,11 +629,7 @@ impl SearchParams {
 
     /// Loads settings for a game of `kind` from a TOML file.
     pub fn load(kind: VariantKind, path: &Path) -> Result<SearchParams, SearchParamsError> {
-        let text = crate::input::read_to_string(path).map_err(|source| SearchParamsError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        SearchParams::from_toml(kind, &text, &path.display().to_string())
+        crate::param_file::load(kind, path, SearchParams::from_toml)
     }
 
     /// Settings for a game of `kind` from the TOML file `path`, or that
@@ -695,10 +660,7 @@ impl SearchParams {
 
     /// Writes the settings to a TOML file.
     pub fn save(&self, path: &Path) -> Result<(), SearchParamsError> {
-        std::fs::write(path, self.to_toml()).map_err(|source| SearchParamsError::Io {
-            path: path.display().to_string(),
-            source,
-        })
+        crate::param_file::save(path, &self.to_toml())
     }
 
     /// History bonus of a cutoff at remaining depth `depth` (`history_bonus_*`):
@@ -725,6 +687,7 @@ impl SearchParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     #[test]
     fn a_file_that_is_not_a_regular_file_is_refused_not_read_forever() {
