@@ -75,6 +75,44 @@ use movegen::attacks::{king_attacks, knight_attacks, pawn_attacks, piece_attacks
 use movegen::{Bitboard, Color, Position, Role, Square, Variant, VariantKind};
 use std::path::Path;
 
+/// How the weights of a group are laid out: how many there are and how
+/// each is named (in a file, a tuner's selection, a `varia uci --tune`
+/// option). Declared with each group in the layout, so nothing reads a
+/// group's kind from its length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// One weight, named as the group.
+    Scalar,
+    /// One weight per role, pawn to commoner ([`MATERIAL_NAMES`]), named
+    /// `group.piece` (`hanging.rook`) and written as a TOML table.
+    ByPiece,
+    /// One weight per square, a1 to h8, named `group.square`
+    /// (`pst_knight.e4`) and written as eight rows from rank 1 up.
+    BySquare,
+    /// One weight per rank from the side's own first rank, named
+    /// `group.0` to `group.7`.
+    ByRank,
+    /// A short table indexed by a count (checks given or still needed,
+    /// attack units, targets; or the two kinds of a two-way term), named
+    /// `group.0` on.
+    Indexed(usize),
+}
+
+impl Shape {
+    /// Number of weights of a group of this shape (never 0: a shape has
+    /// no `is_empty`).
+    #[allow(clippy::len_without_is_empty)]
+    pub const fn len(self) -> usize {
+        match self {
+            Shape::Scalar => 1,
+            Shape::ByPiece => 7,
+            Shape::BySquare => 64,
+            Shape::ByRank => 8,
+            Shape::Indexed(n) => n,
+        }
+    }
+}
+
 /// One named group of weights.
 #[derive(Clone, Copy, Debug)]
 pub struct ParamGroup {
@@ -82,92 +120,109 @@ pub struct ParamGroup {
     pub name: &'static str,
     /// First index in the weight vector.
     pub offset: usize,
-    /// Number of weights.
+    /// Number of weights (`shape.len()`).
     pub len: usize,
+    /// How its weights are laid out and named.
+    pub shape: Shape,
 }
 
 macro_rules! layout {
-    ($($id:ident = $name:literal : $len:expr),* $(,)?) => {
+    ($($id:ident = $name:literal : $shape:expr),* $(,)?) => {
         /// Offsets of the weight groups.
         #[allow(missing_docs)]
         pub mod idx {
-            layout!(@offsets 0usize; $($id : $len),*);
+            #[allow(unused_imports)]
+            use super::Shape::*;
+            layout!(@offsets 0usize; $($id : $shape),*);
+        }
+        /// The weight groups by name, each with its offset and shape: what
+        /// a term asks [`TermSink::wants`] about.
+        #[allow(missing_docs)]
+        pub mod group {
+            #[allow(unused_imports)]
+            use super::Shape::*;
+            use super::{idx, ParamGroup};
+            $(pub const $id: ParamGroup =
+                ParamGroup { name: $name, offset: idx::$id, len: $shape.len(), shape: $shape };)*
         }
         /// Every weight group in order: each a term's weights, or their
         /// middlegame halves where a group's endgame half is set apart.
-        pub const GROUPS: &[ParamGroup] = &[
-            $(ParamGroup { name: $name, offset: idx::$id, len: $len }),*
-        ];
+        pub const GROUPS: &[ParamGroup] = &[$(group::$id),*];
         /// The endgame halves of the groups, `<group>_eg`, in the same order
         /// from [`EG`] on.
         pub const EG_GROUPS: &[ParamGroup] = &[
-            $(ParamGroup { name: concat!($name, "_eg"), offset: EG + idx::$id, len: $len }),*
+            $(ParamGroup {
+                name: concat!($name, "_eg"),
+                offset: EG + idx::$id,
+                len: group::$id.len,
+                shape: group::$id.shape,
+            }),*
         ];
         /// Number of terms: the length of a feature vector, and of each half
         /// of the weights.
-        pub const NUM_TERMS: usize = 0 $(+ $len)*;
+        pub const NUM_TERMS: usize = 0 $(+ group::$id.len)*;
     };
-    (@offsets $acc:expr; $id:ident : $len:expr $(, $rid:ident : $rlen:expr)*) => {
+    (@offsets $acc:expr; $id:ident : $shape:expr $(, $rid:ident : $rshape:expr)*) => {
         pub const $id: usize = $acc;
-        layout!(@offsets $acc + $len; $($rid : $rlen),*);
+        layout!(@offsets $acc + $shape.len(); $($rid : $rshape),*);
     };
     (@offsets $acc:expr;) => {};
 }
 
 layout! {
-    MATERIAL = "material": 7,
-    BISHOP_PAIR = "bishop_pair": 1,
-    MOBILITY = "mobility": 7,
-    PST_PAWN = "pst_pawn": 64,
-    PST_KNIGHT = "pst_knight": 64,
-    PST_BISHOP = "pst_bishop": 64,
-    PST_ROOK = "pst_rook": 64,
-    PST_QUEEN = "pst_queen": 64,
-    PST_KING = "pst_king": 64,
-    PST_COMMONER = "pst_commoner": 64,
-    PASSED_PAWN = "passed_pawn": 8,
-    KING_SHELTER = "king_shelter": 1,
-    KING_DANGER = "king_danger": 1,
-    CHECKS_GIVEN = "checks_given": 4,
-    ATOMIC_THREAT = "atomic_threat": 1,
-    KINGS_TOUCH = "kings_touch": 1,
-    ROYAL_KNIGHT_SAFETY = "royal_knight_safety": 1,
-    TEMPO = "tempo": 1,
-    KING_DANGER_CHECKS_LEFT = "king_danger_checks_left": 4,
-    SAFE_CHECKS = "safe_checks": 4,
-    GUARDED_CHECKS = "guarded_checks": 4,
-    PIECE_COUNT = "piece_count": 1,
-    LEGAL_MOBILITY = "legal_mobility": 1,
-    ROYAL_KNIGHT_DANGER = "royal_knight_danger": 1,
-    DOUBLED_PAWN = "doubled_pawn": 1,
-    ISOLATED_PAWN = "isolated_pawn": 1,
-    BACKWARD_PAWN = "backward_pawn": 1,
-    CONNECTED_PAWN = "connected_pawn": 8,
-    PASSED_BLOCKED = "passed_blocked": 8,
-    PASSED_KING_OWN = "passed_king_own": 8,
-    PASSED_KING_THEIRS = "passed_king_theirs": 8,
-    THREAT_BY_PAWN = "threat_by_pawn": 7,
-    HANGING = "hanging": 7,
-    INSUFFICIENT_MATERIAL = "insufficient_material": 1,
-    KING_ATTACK = "king_attack": 16,
-    MOBILITY_AREA = "mobility_area": 7,
-    ROOK_FILE = "rook_file": 2,
-    OUTPOST = "outpost": 2,
-    THREAT_BY_MINOR = "threat_by_minor": 7,
-    THREAT_BY_ROOK = "threat_by_rook": 7,
-    MINOR_BEHIND_PAWN = "minor_behind_pawn": 2,
-    KING_PROTECTOR = "king_protector": 2,
-    LONG_DIAGONAL_BISHOP = "long_diagonal_bishop": 1,
-    FORCED_MOBILITY = "forced_mobility": 1,
-    OFFER_SQUARES = "offer_squares": 1,
-    FORCED_CAPTURE = "forced_capture": 4,
-    KING_OPEN_FILES = "king_open_files": 1,
-    PAWN_STORM = "pawn_storm": 8,
-    KING_FLANK_ATTACK = "king_flank_attack": 1,
-    RESTRICTED_PIECE = "restricted_piece": 1,
-    WEAK_QUEEN_PROTECTION = "weak_queen_protection": 1,
-    KNIGHT_ON_QUEEN = "knight_on_queen": 1,
-    SLIDER_ON_QUEEN = "slider_on_queen": 1,
+    MATERIAL = "material": ByPiece,
+    BISHOP_PAIR = "bishop_pair": Scalar,
+    MOBILITY = "mobility": ByPiece,
+    PST_PAWN = "pst_pawn": BySquare,
+    PST_KNIGHT = "pst_knight": BySquare,
+    PST_BISHOP = "pst_bishop": BySquare,
+    PST_ROOK = "pst_rook": BySquare,
+    PST_QUEEN = "pst_queen": BySquare,
+    PST_KING = "pst_king": BySquare,
+    PST_COMMONER = "pst_commoner": BySquare,
+    PASSED_PAWN = "passed_pawn": ByRank,
+    KING_SHELTER = "king_shelter": Scalar,
+    KING_DANGER = "king_danger": Scalar,
+    CHECKS_GIVEN = "checks_given": Indexed(4),
+    ATOMIC_THREAT = "atomic_threat": Scalar,
+    KINGS_TOUCH = "kings_touch": Scalar,
+    ROYAL_KNIGHT_SAFETY = "royal_knight_safety": Scalar,
+    TEMPO = "tempo": Scalar,
+    KING_DANGER_CHECKS_LEFT = "king_danger_checks_left": Indexed(4),
+    SAFE_CHECKS = "safe_checks": Indexed(4),
+    GUARDED_CHECKS = "guarded_checks": Indexed(4),
+    PIECE_COUNT = "piece_count": Scalar,
+    LEGAL_MOBILITY = "legal_mobility": Scalar,
+    ROYAL_KNIGHT_DANGER = "royal_knight_danger": Scalar,
+    DOUBLED_PAWN = "doubled_pawn": Scalar,
+    ISOLATED_PAWN = "isolated_pawn": Scalar,
+    BACKWARD_PAWN = "backward_pawn": Scalar,
+    CONNECTED_PAWN = "connected_pawn": ByRank,
+    PASSED_BLOCKED = "passed_blocked": ByRank,
+    PASSED_KING_OWN = "passed_king_own": ByRank,
+    PASSED_KING_THEIRS = "passed_king_theirs": ByRank,
+    THREAT_BY_PAWN = "threat_by_pawn": ByPiece,
+    HANGING = "hanging": ByPiece,
+    INSUFFICIENT_MATERIAL = "insufficient_material": Scalar,
+    KING_ATTACK = "king_attack": Indexed(16),
+    MOBILITY_AREA = "mobility_area": ByPiece,
+    ROOK_FILE = "rook_file": Indexed(2),
+    OUTPOST = "outpost": Indexed(2),
+    THREAT_BY_MINOR = "threat_by_minor": ByPiece,
+    THREAT_BY_ROOK = "threat_by_rook": ByPiece,
+    MINOR_BEHIND_PAWN = "minor_behind_pawn": Indexed(2),
+    KING_PROTECTOR = "king_protector": Indexed(2),
+    LONG_DIAGONAL_BISHOP = "long_diagonal_bishop": Scalar,
+    FORCED_MOBILITY = "forced_mobility": Scalar,
+    OFFER_SQUARES = "offer_squares": Scalar,
+    FORCED_CAPTURE = "forced_capture": Indexed(4),
+    KING_OPEN_FILES = "king_open_files": Scalar,
+    PAWN_STORM = "pawn_storm": ByRank,
+    KING_FLANK_ATTACK = "king_flank_attack": Scalar,
+    RESTRICTED_PIECE = "restricted_piece": Scalar,
+    WEAK_QUEEN_PROTECTION = "weak_queen_protection": Scalar,
+    KNIGHT_ON_QUEEN = "knight_on_queen": Scalar,
+    SLIDER_ON_QUEEN = "slider_on_queen": Scalar,
 }
 
 /// Index of the endgame half of term 0: term `i` has its middlegame weight
@@ -404,22 +459,30 @@ impl EvalParams {
             .find(|g| (g.offset..g.offset + g.len).contains(&index))
             .expect("index within the layout");
         let i = index - g.offset;
-        let term = g.name.trim_end_matches("_eg");
-        if g.len == 1 {
-            g.name.to_string()
-        } else if term == "material" || term == "mobility" {
-            format!("{}.{}", g.name, MATERIAL_NAMES[i])
-        } else if g.len == 64 {
-            format!("{}.{}", g.name, Square::new(i as u8).expect("square index"))
-        } else {
-            format!("{}.{}", g.name, i)
+        match g.shape {
+            Shape::Scalar => g.name.to_string(),
+            Shape::ByPiece => format!("{}.{}", g.name, MATERIAL_NAMES[i]),
+            Shape::BySquare => {
+                format!("{}.{}", g.name, Square::new(i as u8).expect("square index"))
+            }
+            Shape::ByRank | Shape::Indexed(_) => format!("{}.{}", g.name, i),
         }
     }
 
     /// Index of the weight called `name` (as [`EvalParams::weight_name`]
-    /// writes it: `material.queen`, `pst_knight.e4`, `tempo`, `tempo_eg`).
+    /// writes it: `material.queen`, `hanging.rook`, `pst_knight.e4`,
+    /// `tempo`, `tempo_eg`). A weight of a group of several is also found
+    /// by its position, `group.N` (`hanging.3`: the names by-piece groups
+    /// other than `material` and `mobility` had before their shape was
+    /// declared).
     pub fn weight_index(name: &str) -> Option<usize> {
-        (0..NUM_WEIGHTS).find(|&i| EvalParams::weight_name(i) == name)
+        if let Some(i) = (0..NUM_WEIGHTS).find(|&i| EvalParams::weight_name(i) == name) {
+            return Some(i);
+        }
+        let (group, position) = name.rsplit_once('.')?;
+        let g = EvalParams::group(group)?;
+        let i: usize = position.parse().ok()?;
+        (g.shape != Shape::Scalar && i < g.len).then_some(g.offset + i)
     }
 
     /// Sets weight `index` to `value`: a term's index (below [`EG`]) sets
@@ -489,13 +552,15 @@ impl EvalParams {
                 Ok(i as i32)
             };
             match &value {
-                toml::Value::Integer(_) if g.len == 1 => p.set(g.offset, as_int(&value, g.offset)?),
+                toml::Value::Integer(_) if g.shape == Shape::Scalar => {
+                    p.set(g.offset, as_int(&value, g.offset)?)
+                }
                 toml::Value::Array(items) if items.len() == g.len => {
                     for (i, v) in items.iter().enumerate() {
                         p.set(g.offset + i, as_int(v, g.offset + i)?);
                     }
                 }
-                toml::Value::Table(t) if g.len == 7 => {
+                toml::Value::Table(t) if g.shape == Shape::ByPiece => {
                     for (name, v) in t {
                         let i = MATERIAL_NAMES
                             .iter()
@@ -509,7 +574,7 @@ impl EvalParams {
                 _ => {
                     return Err(content(format!(
                         "\"{key}\" must be {}",
-                        if g.len == 1 {
+                        if g.shape == Shape::Scalar {
                             "an integer".to_string()
                         } else {
                             format!("an array of {} integers", g.len)
@@ -558,14 +623,14 @@ impl EvalParams {
         });
         for g in GROUPS.iter().chain(differing_eg) {
             let vals = &self.weights[g.offset..g.offset + g.len];
-            if g.len == 1 {
+            if g.shape == Shape::Scalar {
                 s.push_str(&format!("{} = {}\n", g.name, vals[0]));
-            } else if g.len == 7 {
+            } else if g.shape == Shape::ByPiece {
                 tables.push_str(&format!("\n[{}]\n", g.name));
                 for (n, v) in MATERIAL_NAMES.iter().zip(vals) {
                     tables.push_str(&format!("{n} = {v}\n"));
                 }
-            } else if g.len == 64 {
+            } else if g.shape == Shape::BySquare {
                 s.push_str(&format!("{} = [\n", g.name));
                 for row in vals.chunks(8) {
                     let r: Vec<String> = row.iter().map(|v| format!("{v:4}")).collect();
@@ -600,14 +665,14 @@ pub trait TermSink {
     /// Term `index` (below [`NUM_TERMS`]) counted `count` times, from
     /// White's point of view.
     fn add(&mut self, index: usize, count: i32);
-    /// `false` when the terms `first..first + len` cannot change what this
+    /// `false` when the terms of group `g` cannot change what this
     /// term sink computes, so that [`eval_terms`] may skip working them
     /// out: the engine's [`Score`] says so for a group whose weights are 0 in
     /// both halves (most games leave the chess-tested terms at 0). The
     /// tuner's [`Features`] wants every term, the default.
     #[inline(always)]
-    fn wants(&self, first: usize, len: usize) -> bool {
-        let _ = (first, len);
+    fn wants(&self, g: ParamGroup) -> bool {
+        let _ = g;
         true
     }
 }
@@ -762,7 +827,8 @@ impl TermSink for Score<'_> {
     }
 
     #[inline(always)]
-    fn wants(&self, first: usize, len: usize) -> bool {
+    fn wants(&self, g: ParamGroup) -> bool {
+        let (first, len) = (g.offset, g.len);
         let w = self.weights;
         w[first..first + len].iter().any(|&x| x != 0)
             || w[EG + first..EG + first + len].iter().any(|&x| x != 0)
@@ -849,7 +915,7 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
     // The squares two pieces of a side attack are gathered only for their
     // readers: the forced capture (suicide, losers), the king flank attack and the threats that ask which
     // squares a side protects strongly.
-    let flank_wanted = V::ROYAL && !V::ROYAL_KNIGHT && acc.wants(idx::KING_FLANK_ATTACK, 1);
+    let flank_wanted = V::ROYAL && !V::ROYAL_KNIGHT && acc.wants(group::KING_FLANK_ATTACK);
     let twice_wanted = V::MUST_CAPTURE || flank_wanted || threats::wants_twice(acc);
     // The squares each side's pawns attack: the threats' and the mobility
     // area's (a square an enemy pawn attacks is no square to go to).
@@ -868,7 +934,7 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
         attacks[color.index()].pawns = set;
         attacks[color.index()].twice = twice;
     }
-    let king_attack_wanted = acc.wants(idx::KING_ATTACK, 16);
+    let king_attack_wanted = acc.wants(group::KING_ATTACK);
     // Each side's attack by units on the enemy king, and the squares its
     // pieces of each role reach (for the safe checks), by attacking colour.
     let mut king_attack_by = [king_attack::KingAttack::default(); 2];
@@ -877,7 +943,7 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
     let material_sign = if V::MUST_CAPTURE { -1 } else { 1 };
     // Each side's moves under the forced-capture rule, from the attack sets
     // of the walk below (by colour).
-    let forced_wanted = V::MUST_CAPTURE && acc.wants(idx::FORCED_MOBILITY, 1);
+    let forced_wanted = V::MUST_CAPTURE && acc.wants(group::FORCED_MOBILITY);
     let mut forced = Color::ALL.map(|color| {
         if forced_wanted {
             suicide::ForcedMoves::new(pos, color)
@@ -988,7 +1054,7 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
                     if shelter != 0 {
                         acc.add(idx::KING_SHELTER, sign * shelter);
                     }
-                    if acc.wants(idx::KING_OPEN_FILES, 1) {
+                    if acc.wants(group::KING_OPEN_FILES) {
                         let open = king_open_files(k, own_pawns);
                         if open != 0 {
                             acc.add(idx::KING_OPEN_FILES, -sign * open);
@@ -1002,7 +1068,7 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
                             acc.add(idx::KING_FLANK_ATTACK, -sign * attacked as i32);
                         }
                     }
-                    if acc.wants(idx::PAWN_STORM, 8) {
+                    if acc.wants(group::PAWN_STORM) {
                         let enemy_pawns = b.pieces(color.other(), Role::Pawn);
                         pawn_storm(k, color, own_pawns, enemy_pawns, |rank| {
                             acc.add(idx::PAWN_STORM + rank, -sign)
@@ -1058,14 +1124,14 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
     // unless a file sets them: the legal-move counts cost two move
     // generations per evaluation).
     if V::MUST_CAPTURE
-        && (acc.wants(idx::PIECE_COUNT, 1)
-            || acc.wants(idx::LEGAL_MOBILITY, 1)
-            || acc.wants(idx::FORCED_MOBILITY, 1))
+        && (acc.wants(group::PIECE_COUNT)
+            || acc.wants(group::LEGAL_MOBILITY)
+            || acc.wants(group::FORCED_MOBILITY))
     {
         suicide::terms(pos, &forced, acc);
     }
     // The squares where each side can offer a piece (suicide, losers).
-    if V::MUST_CAPTURE && acc.wants(idx::OFFER_SQUARES, 1) {
+    if V::MUST_CAPTURE && acc.wants(group::OFFER_SQUARES) {
         let [white, black] = Color::ALL.map(|color| {
             let (us, them) = (color.index(), color.other().index());
             suicide::offer_squares(pos, color, &reached[us], attacks[them].all)
@@ -1075,7 +1141,7 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
         }
     }
     // A side that can capture must (suicide, losers).
-    if V::MUST_CAPTURE && acc.wants(idx::FORCED_CAPTURE, 4) {
+    if V::MUST_CAPTURE && acc.wants(group::FORCED_CAPTURE) {
         suicide::forced_capture(pos, &attacks, acc);
     }
     acc.add(idx::TEMPO, if pos.turn().is_white() { 1 } else { -1 });
@@ -1249,12 +1315,12 @@ mod tests {
             p.weights[EG + group.start..EG + group.end].fill(0);
         }
         let score = Score::new(&p.weights);
-        assert!(!score.wants(idx::THREAT_BY_PAWN, 7));
-        assert!(!score.wants(idx::KING_ATTACK, 16));
-        assert!(score.wants(idx::MATERIAL, 7));
+        assert!(!score.wants(group::THREAT_BY_PAWN));
+        assert!(!score.wants(group::KING_ATTACK));
+        assert!(score.wants(group::MATERIAL));
         p.weights[EG + idx::KING_ATTACK + 15] = 1;
         assert!(
-            Score::new(&p.weights).wants(idx::KING_ATTACK, 16),
+            Score::new(&p.weights).wants(group::KING_ATTACK),
             "an endgame half alone counts"
         );
         for i in 0..NUM_TERMS {
@@ -1521,6 +1587,45 @@ mod tests {
             .join("../../data/sprt/eval")
             .join(format!("{name}.toml"));
         EvalParams::load(kind, &file).unwrap()
+    }
+
+    /// Every weight is named as the TOML writes its group: by piece for a
+    /// by-piece group (a table in the file), by square for a table of
+    /// squares, by position otherwise; the old positional names of the
+    /// by-piece groups still find their weight, and every name is unique.
+    #[test]
+    fn weights_are_named_by_their_groups_shape() {
+        let rook = Role::Rook.index();
+        assert_eq!(EvalParams::weight_name(idx::HANGING + rook), "hanging.rook");
+        assert_eq!(
+            EvalParams::weight_name(EG + idx::THREAT_BY_MINOR + Role::Queen.index()),
+            "threat_by_minor_eg.queen"
+        );
+        assert_eq!(
+            EvalParams::weight_name(idx::PASSED_PAWN + 5),
+            "passed_pawn.5"
+        );
+        assert_eq!(EvalParams::weight_name(idx::TEMPO), "tempo");
+        assert_eq!(
+            EvalParams::weight_index("hanging.rook"),
+            Some(idx::HANGING + rook)
+        );
+        assert_eq!(
+            EvalParams::weight_index("hanging.3"),
+            Some(idx::HANGING + rook)
+        );
+        assert_eq!(EvalParams::weight_index("hanging.7"), None);
+        assert_eq!(EvalParams::weight_index("tempo.0"), None);
+        let names: std::collections::BTreeSet<String> =
+            (0..NUM_WEIGHTS).map(EvalParams::weight_name).collect();
+        assert_eq!(names.len(), NUM_WEIGHTS);
+        for g in GROUPS.iter().chain(EG_GROUPS) {
+            assert_eq!(g.len, g.shape.len(), "{}", g.name);
+            let text = EvalParams::default_for(VariantKind::Chess).to_toml();
+            if g.shape == Shape::ByPiece {
+                assert!(text.contains(&format!("[{}]\n", g.name)) || g.name.ends_with("_eg"));
+            }
+        }
     }
 
     #[test]

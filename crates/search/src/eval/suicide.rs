@@ -48,7 +48,7 @@
 //! data/sprt/log.csv.
 
 use super::threats::Attacks;
-use super::{idx, TermSink};
+use super::{group, idx, TermSink};
 use movegen::attacks::pawn_attacks;
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
@@ -66,14 +66,14 @@ pub(super) fn terms<V: Variant, A: TermSink>(
     if count != 0 {
         acc.add(idx::PIECE_COUNT, -count);
     }
-    if acc.wants(idx::FORCED_MOBILITY, 1) {
+    if acc.wants(group::FORCED_MOBILITY) {
         let [white, black] = forced.map(ForcedMoves::count);
         if white != black {
             acc.add(idx::FORCED_MOBILITY, white - black);
         }
     }
     // Two move generations: not when the weight is 0 (losers' default).
-    if !acc.wants(idx::LEGAL_MOBILITY, 1) {
+    if !acc.wants(group::LEGAL_MOBILITY) {
         return;
     }
     // The side not to move's moves: its position after a pass (suicide has

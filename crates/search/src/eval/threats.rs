@@ -31,7 +31,7 @@
 //! piece (no pins, no x-rays), gathered by [`super::eval_terms`] while it
 //! counts mobility.
 
-use super::{idx, TermSink};
+use super::{group, idx, TermSink};
 use movegen::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
@@ -57,20 +57,20 @@ pub(super) struct Attacks {
 /// Whether `acc` weighs any threat term: the one place that lists them,
 /// so a term weighed alone is never skipped.
 pub(super) fn wanted<A: TermSink>(acc: &A) -> bool {
-    acc.wants(idx::THREAT_BY_PAWN, 7)
-        || acc.wants(idx::HANGING, 7)
-        || acc.wants(idx::THREAT_BY_MINOR, 7)
-        || acc.wants(idx::THREAT_BY_ROOK, 7)
+    acc.wants(group::THREAT_BY_PAWN)
+        || acc.wants(group::HANGING)
+        || acc.wants(group::THREAT_BY_MINOR)
+        || acc.wants(group::THREAT_BY_ROOK)
         || wants_twice(acc)
 }
 
 /// Whether `acc` weighs a threat term that asks which squares a side
 /// protects strongly, and so needs both sides' [`Attacks::twice`].
 pub(super) fn wants_twice<A: TermSink>(acc: &A) -> bool {
-    acc.wants(idx::RESTRICTED_PIECE, 1)
-        || acc.wants(idx::WEAK_QUEEN_PROTECTION, 1)
-        || acc.wants(idx::KNIGHT_ON_QUEEN, 1)
-        || acc.wants(idx::SLIDER_ON_QUEEN, 1)
+    acc.wants(group::RESTRICTED_PIECE)
+        || acc.wants(group::WEAK_QUEEN_PROTECTION)
+        || acc.wants(group::KNIGHT_ON_QUEEN)
+        || acc.wants(group::SLIDER_ON_QUEEN)
 }
 
 /// Adds the threat terms of both sides to `acc` (White's view); `attacks`
@@ -83,10 +83,10 @@ pub(super) fn terms<V: Variant, A: TermSink>(
     acc: &mut A,
 ) {
     let b = pos.board();
-    let by_pieces = acc.wants(idx::THREAT_BY_MINOR, 7) || acc.wants(idx::THREAT_BY_ROOK, 7);
-    let restricted_wanted = acc.wants(idx::RESTRICTED_PIECE, 1);
-    let weak_queen_wanted = acc.wants(idx::WEAK_QUEEN_PROTECTION, 1);
-    let on_queen_wanted = acc.wants(idx::KNIGHT_ON_QUEEN, 1) || acc.wants(idx::SLIDER_ON_QUEEN, 1);
+    let by_pieces = acc.wants(group::THREAT_BY_MINOR) || acc.wants(group::THREAT_BY_ROOK);
+    let restricted_wanted = acc.wants(group::RESTRICTED_PIECE);
+    let weak_queen_wanted = acc.wants(group::WEAK_QUEEN_PROTECTION);
+    let on_queen_wanted = acc.wants(group::KNIGHT_ON_QUEEN) || acc.wants(group::SLIDER_ON_QUEEN);
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
         let victim = color.other();
