@@ -18,6 +18,7 @@ pub mod evaluator;
 pub mod input;
 pub mod limits;
 pub mod nnue;
+pub mod param_file;
 pub mod params;
 pub mod protocol;
 pub mod score;
@@ -29,6 +30,7 @@ pub use alphabeta::{Info, RootResult, Shared, Worker};
 pub use eval::{evaluate, EvalParams};
 pub use evaluator::{EvalStack, Evaluator};
 pub use limits::{Clock, Limits};
+pub use param_file::ParamsError;
 pub use params::{SearchParams, SearchParamsError};
 pub use score::{MATE, MATE_BOUND};
 

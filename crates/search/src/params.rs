@@ -7,15 +7,18 @@
 //! The fields are declared once, in the `search_params!` table below, with
 //! their default, their valid range and their doc; from that table come the
 //! struct, [`Default`], the enumerable [`SearchParams::fields`] list (what a
-//! tuner walks), [`SearchParams::set`] by name, and TOML load and save with
-//! the same error style as [`EvalParams`](crate::EvalParams) (an unknown key
-//! is named and the known ones listed; a value outside its range says so).
+//! tuner walks), [`SearchParams::set`] by name, and TOML load and save
+//! through [`crate::param_file`], the one helper and error type of the
+//! evaluation's files too (an unknown key is named and the known ones
+//! listed; a value outside its range says so).
 //! A TOML file sets any subset of the fields; the rest keep their defaults.
 //!
 //! Defaults are per game, as the evaluation's are: [`Default`] holds the
 //! values every game shares (chess plays them as they are), and
-//! [`SearchParams::default_for`] changes the few a game's SPRT rows decided
-//! otherwise, in one exhaustive match so a new game must choose. A file is
+//! [`SearchParams::default_for`] sets on top of them the few a game's SPRT
+//! rows decided otherwise, from that game's file `data/search/games/<game>.toml`
+//! (built into the binary, each value under its evidence), picked by one
+//! exhaustive match so a new game must bring its file. A file is
 //! read for one game ([`SearchParams::from_toml`] takes the kind) and sets
 //! its fields on top of that game's defaults, so `check_extension = 0` in a
 //! file turns the extension off in atomic too, while a file that does not
@@ -32,8 +35,8 @@
 //! ranks, not tunable margins), and the move overhead, which is a protocol
 //! setting of its own (`limits::MOVE_OVERHEAD`).
 
+use crate::param_file::ParamsError;
 use movegen::VariantKind;
-use std::collections::BTreeMap;
 use std::path::Path;
 
 /// One field of [`SearchParams`] as a tuner sees it.
@@ -86,34 +89,9 @@ pub enum FieldError {
     },
 }
 
-/// Errors loading or saving a search settings file.
-#[derive(Debug, thiserror::Error)]
-pub enum SearchParamsError {
-    /// The file could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        /// File.
-        path: String,
-        /// Cause.
-        source: std::io::Error,
-    },
-    /// Not valid TOML.
-    #[error("{path}: invalid TOML: {message}")]
-    Toml {
-        /// File.
-        path: String,
-        /// Parser message (its first line).
-        message: String,
-    },
-    /// A key or value the settings do not accept.
-    #[error("{path}: {source}")]
-    Field {
-        /// File.
-        path: String,
-        /// What is wrong.
-        source: FieldError,
-    },
-}
+/// Errors loading or saving a search settings file: the one error of
+/// every parameter file ([`crate::param_file`]), under its former name.
+pub type SearchParamsError = ParamsError;
 
 /// A field type of [`SearchParams`]: converts to and from the `f64` a tuner
 /// and a TOML number share.
@@ -224,20 +202,11 @@ search_params! {
     /// that is not improving (its static evaluation no higher than that of
     /// its side's node two plies before); 0 ignores the trend.
     lmr_improving: i32 = 0, 0..=1;
-    /// Late-move reduction: a quiet move is reduced its history score (plus
-    /// its continuation entries, with `continuation_history`) divided by
-    /// this many plies less, so one that often cut off is reduced less
-    /// (and, with `history_malus`, one that often failed more); 0: history
-    /// plays no part.
-    lmr_history_divisor: i32 = 0, 0..=1000000;
     /// Late-move reduction: plies more for a quiet move of an expected cut
     /// node (a zero-window node that its parent searched as a later move,
     /// or the first move's child of an expected all node), where the first
     /// moves usually refute and the rest matter little; 0: no difference.
     lmr_cut_node: i32 = 2, 0..=4;
-    /// Late-move reduction: plies more for a quiet move of a node whose
-    /// move from the transposition table is a capture; 0: no difference.
-    lmr_tt_capture: i32 = 0, 0..=2;
     /// Reverse futility pruning: greatest remaining depth where it applies.
     rfp_max_depth: i32 = 8, 0..=20;
     /// Reverse futility pruning: margin per ply of depth, in centipawns.
@@ -325,18 +294,14 @@ search_params! {
     /// side to move has exactly one legal move one ply deeper (a forced
     /// reply costs no depth), within `reply_extension_ply_factor`.
     single_reply_extension: i32 = 0, 0..=1;
-    /// Forced-capture extension (suicide, losers): a node whose side to move
-    /// must capture and has at most this many captures is searched one ply
-    /// deeper, within `reply_extension_ply_factor` (0: never).
-    forced_capture_extension: i32 = 0, 0..=8;
     /// Offer ordering (suicide, losers): added to the ordering score of a
     /// quiet move whose moving piece can be captured on its destination,
     /// a move that forces the opponent to capture (Fairy-Stockfish orders
     /// such moves first in its must-capture games); it ranks them above
-    /// the other quiet moves of similar history, below the killers and the
-    /// counter move (0: no bonus).
+    /// the other quiet moves of similar history, below the killers (0: no
+    /// bonus).
     offer_order_bonus: i32 = 0, 0..=4194304;
-    /// Budget of the single-reply, forced-capture and singular extensions:
+    /// Budget of the single-reply and singular extensions:
     /// they apply only below this many times the iteration's depth in
     /// plies, so a long chain of extended replies cannot grow the tree
     /// without end.
@@ -392,21 +357,12 @@ search_params! {
     /// Quiescence: plies of forced captures (suicide, losers) before the
     /// static evaluation stands in for the rest of the chain.
     max_forced_qply: i32 = 6, 0..=64;
-    /// Quiescence in suicide and losers: 1 counts a ply whose side has a
-    /// single capture (the chain does not branch there) outside
-    /// `max_forced_qply`, so forced sequences are followed further at
-    /// little cost; 0 counts every ply.
-    forced_qply_single_free: i32 = 0, 0..=1;
     /// Quiescence in threecheck: quiet checks are tried at the first ply, and
     /// at every later ply by a side with at most this many checks left to
     /// give (0: at the first ply only). Above 0, a side with one check left
     /// plays the first check it finds (it wins at once) without searching
     /// the rest.
     qsearch_checks_left: i32 = 1, 0..=3;
-    /// Repetition: 1 makes a null move a fence that repetition detection does
-    /// not look past (the pass is no move of the game, so a position before
-    /// it cannot be repeated after it); 0 looks back over it.
-    repetition_null_fence: i32 = 0, 0..=1;
     /// Transposition table: 1 keeps an entry of the current search against a
     /// shallower, non-exact entry of the same position; 0 always overwrites.
     tt_keep_deeper: i32 = 1, 0..=1;
@@ -430,19 +386,11 @@ search_params! {
     aspiration_window: i32 = 30, 1..=1000;
     /// Aspiration windows: factor the half-width grows by after a fail.
     aspiration_growth: i32 = 2, 2..=16;
-    /// History heuristic: cap of a move's history score (below the counter
-    /// move's ordering score, 2^22 - 2, and the killers' above it, so
-    /// history never outranks either); with `history_gravity` and for
+    /// History heuristic: cap of a move's history score (below the killers'
+    /// ordering scores, 2^22 - 1 and 2^22, so history never outranks
+    /// them); with `history_gravity` and for
     /// `capture_history`, the bound the scores converge within.
     history_max: i32 = 1 << 20, 1..=4194301;
-    /// History malus: 1 lowers the history of every quiet move searched
-    /// before a quiet move that cut off, by as much as the cutoff move's
-    /// rises (down to minus the cap); 0 only raises the cutoff move's.
-    history_malus: i32 = 0, 0..=1;
-    /// Counter moves: 1 remembers, for each move (by side, from and to
-    /// square), the quiet move that last refuted it, and orders that reply
-    /// right after the killers; 0 keeps no such table.
-    counter_moves: i32 = 0, 0..=1;
     /// Continuation history: 1 keeps a table of quiet-move scores by the
     /// piece and destination of the move one and two plies before and of
     /// this move (Stockfish's `continuationHistory`), raised and lowered as
@@ -454,8 +402,7 @@ search_params! {
     /// `+bonus` for a quiet move that cut off and `-bonus` for every quiet
     /// move searched before it in that node (so each score stays within
     /// plus or minus `history_max` and old evidence fades as new comes in);
-    /// 0 adds depth squared to the cutoff move, saturating at the cap (and
-    /// subtracts it with `history_malus`).
+    /// 0 adds depth squared to the cutoff move, saturating at the cap.
     history_gravity: i32 = 1, 0..=1;
     /// History bonus of a cutoff at remaining depth `d` (with
     /// `history_gravity` and for `capture_history`): `history_bonus_quad *
@@ -506,13 +453,6 @@ search_params! {
     /// a late quiet move is (the formula, PV, trend and cut-node terms);
     /// 0 reduces quiet moves only.
     lmr_bad_captures: i32 = 1, 0..=1;
-    /// Fifty-move damping: above 0, the static evaluation the search prunes
-    /// and stands pat with is scaled by `(this - c) / this`, `c` the plies
-    /// since the last capture or pawn move (at most `this`), so that a
-    /// position the rule will soon draw reads nearer a draw and the search
-    /// prefers the moves that make progress (Fairy-Stockfish's classical
-    /// evaluation damps over 100 plies); 0 leaves the evaluation as it is.
-    fifty_move_damping: i32 = 0, 0..=1000;
     /// Correction history: largest correction, in centipawns.
     correction_max: i32 = 64, 1..=1000;
     /// Correction history: weight of one search's error in the average at
@@ -592,190 +532,37 @@ fn unknown(key: &str) -> FieldError {
     }
 }
 
+/// The built-in search file of a game (`data/search/games/<game>.toml`):
+/// its text and its path, for messages. The match names every game, so a
+/// new game does not build until it has a file.
+fn game_file(kind: VariantKind) -> (&'static str, &'static str) {
+    macro_rules! game {
+        ($name:literal) => {
+            (
+                include_str!(concat!("../../../data/search/games/", $name, ".toml")),
+                concat!("data/search/games/", $name, ".toml"),
+            )
+        };
+    }
+    match kind {
+        VariantKind::Chess => game!("chess"),
+        VariantKind::Suicide => game!("suicide"),
+        VariantKind::ThreeCheck => game!("threecheck"),
+        VariantKind::Atomic => game!("atomic"),
+        VariantKind::Losers => game!("losers"),
+        VariantKind::Knightmate => game!("knightmate"),
+    }
+}
+
 impl SearchParams {
-    /// The defaults of `kind`: the shared [`Default`] with the fields a
-    /// game's own SPRT rows set differently (data/sprt/log.csv).
+    /// One game's defaults: the shared ones ([`Default`], chess's values)
+    /// with that game's built-in file on top (`data/search/games/<game>.toml`,
+    /// each value there under the evidence for it).
     pub fn default_for(kind: VariantKind) -> SearchParams {
-        // `SearchParams::default` holds chess's values; a game that shares
-        // one of them takes it from there.
-        let chess = SearchParams::default();
-        // Atomic: +29.7 Elo [12, 47], H1 in 881 games at 5000 nodes;
-        // knightmate: +41.3 [19.8, 63.0], H1 in 660 at 10000 nodes; chess:
-        // -8 Elo, undecided after 1500; the others untested, so unchanged.
-        let check_extension = match kind {
-            VariantKind::Atomic | VariantKind::Knightmate => 1,
-            VariantKind::Chess
-            | VariantKind::Suicide
-            | VariantKind::ThreeCheck
-            | VariantKind::Losers => 0,
-        };
-        // Suicide: +72.8 Elo [44, 103], H1 in 403 games; losers: +59.5
-        // [34, 86], H1 in 436 (5000 nodes); the other games never extend.
-        let single_reply_extension = match kind {
-            VariantKind::Suicide | VariantKind::Losers => 1,
-            VariantKind::Chess
-            | VariantKind::ThreeCheck
-            | VariantKind::Atomic
-            | VariantKind::Knightmate => 0,
-        };
-        // SEE ordering and SEE pruning in quiescence: chess, ordering +32.0
-        // Elo [13, 51], H1 in 794 games, pruning +62.2 [36, 89], H1 in 350
-        // (5000 nodes). They act only where exchanges mean what they mean in
-        // chess (not atomic, suicide, losers), so one value serves all games.
-        let see = 1;
-        // Move-count and futility pruning of quiet moves to depth 3: chess,
-        // move-count +52.1 Elo [28, 77], H1 in 470 games, futility +61.4
-        // [35, 88], H1 in 400 (5000 nodes). Threecheck and knightmate, the
-        // four switches together against none: +166.0 [136, 199], H1 in 505,
-        // and +186.7 [156, 221], H1 in 449. Atomic, the two prunings: +69.0
-        // [49, 90], H1 in 984. Losers: -16.7 [-28, -5], LLR -2.68 at the
-        // 1500-game cap, off; suicide: +1.6 [-10, 14], LLR -0.12 at the cap,
-        // off (both are 0 below for suicide and losers; the others now take
-        // them to depth 8 with the selectivity set).
-        // Continuation history: threecheck +47.7 Elo [31, 65], H1 in 1356
-        // games (5000 nodes); knightmate +22.6 [7.5, 37.8], H1 in 1278,
-        // atomic +14.2 [3.3, 25.1], H1 in 2696, chess +13.3 [2.9, 23.8], H1
-        // in 2996 (10000 nodes); suicide +3.6 [-6.6, 13.9] undecided after
-        // 2000, losers -26.3 [-46.3, -6.5], H0 in 715 (10000 nodes), off.
-        let continuation_history = i32::from(matches!(
-            kind,
-            VariantKind::Chess
-                | VariantKind::ThreeCheck
-                | VariantKind::Knightmate
-                | VariantKind::Atomic
-        ));
-        // History gravity (Stockfish's update with a malus; on in
-        // `SearchParams::default`): chess +28.8 Elo [16, 42], H1 in 2091
-        // games, suicide +12.9 [5, 21], H1 in 3106, atomic +17.9 [8, 28],
-        // H1 in 4149 (5000 nodes); threecheck -15.1 [-33, 3], losers -17.9
-        // [-30, -6], knightmate -1.2 [-16, 14], undecided after 1500, off.
-        let history_gravity = i32::from(matches!(
-            kind,
-            VariantKind::Chess | VariantKind::Suicide | VariantKind::Atomic
-        ));
-        // SEE pruning in the main search (depth <= 6): chess +35.2 Elo [20.7,
-        // 49.8], H1 in 1755 games, knightmate +47.0 [30.2, 64.0], H1 in 1220,
-        // threecheck +30.8 [17.3, 44.3], H1 in 2277 (5000 nodes); it acts
-        // only where exchanges are chess's.
-        let see_prune_max_depth = match kind {
-            VariantKind::Chess | VariantKind::Knightmate | VariantKind::ThreeCheck => {
-                chess.see_prune_max_depth
-            }
-            VariantKind::Suicide | VariantKind::Atomic | VariantKind::Losers => 0,
-        };
-        // Two plies more of late-move reduction at expected cut nodes: chess
-        // +26.2 Elo [13.9, 38.7], H1 in 1804 games at 5000 nodes; losers
-        // +14.2 [3.3, 25.2], H1 in 2493 games, knightmate +18.1 [5.1, 31.2],
-        // H1 in 1921, at 10000 nodes; suicide +2.3 [-8.4, 13.0], undecided
-        // after 2000, off; threecheck and atomic off.
-        let lmr_cut_node = if matches!(
-            kind,
-            VariantKind::Chess | VariantKind::Losers | VariantKind::Knightmate
-        ) {
-            chess.lmr_cut_node
-        } else {
-            0
-        };
-        // The clock shared over fewer moves to go where games are short
-        // (at 5+0.05 against Fairy-Stockfish a game of suicide lasted a
-        // median 48 plies, book included, and each side left about half its
-        // clock unused; threecheck's lasted 33): 15 instead of 30 in suicide,
-        // +29.9 Elo [12.0, 47.9], H1 in 759 games, and threecheck, +23.6
-        // [8.2, 39.1], H1 in 1461 games, at 2+0.02
-        // (`data/sprt/search/moves_to_go_15.toml`); losers 20 stopped
-        // undecided (+8.1 after 343 games), suicide 10 over 15 too (+4.7
-        // after 297).
-        let moves_to_go_default = match kind {
-            VariantKind::Suicide | VariantKind::ThreeCheck => 15,
-            _ => chess.moves_to_go_default,
-        };
-        // Stockfish-shaped selectivity (`data/sprt/search/selectivity.toml`:
-        // null move by depth / 3 and the evaluation, reverse futility,
-        // move-count and futility pruning to depth 8 with the trend, futility
-        // at the reduced depth, history pruning, internal iterative
-        // reduction), at 25000 nodes: chess +31.8 Elo [13.3, 50.5], H1 in 845
-        // games; knightmate +51.2 [27.2, 75.6], H1 in 521; atomic +25.2 [9.0,
-        // 41.4], H1 in 1385; threecheck +18.5 [5.2, 31.7], H1 in 2375.
-        // Suicide and losers, the part that acts there
-        // (`selectivity_forced_capture.toml`): -5.8 [-20.2, 8.6] and +6.4
-        // [-9.1, 21.9], undecided at 1200; they keep the earlier values.
-        // Offer ordering (quiet moves that leave their piece capturable
-        // first among the quiet moves, 2^20): suicide +14.5 Elo [3.5, 25.6],
-        // H1 in 1963 games, losers +13.3 [2.9, 23.7], H1 in 3033, at 10000
-        // nodes (`data/sprt/search/offer_order.toml`).
-        // More late-move reduction in losers (the ln * ln term divided by
-        // 1.75 instead of 2.25): +10.8 Elo [2.0, 19.6], H1 in 3810 games at
-        // 10000 nodes (`data/sprt/search/lmr_divisor_1_75.toml`, continued
-        // past its 2000-game cap); 3 was +3.5, undecided after 2000.
-        let lmr_divisor = match kind {
-            VariantKind::Losers => 1.75,
-            _ => chess.lmr_divisor,
-        };
-        // Futility (delta) pruning in quiescence, margin 200: chess +16.4
-        // Elo [4.3, 28.6], H1 in 2436 games, knightmate +13.7 [3.1, 24.4],
-        // H1 in 2764, at 10000 nodes (`data/sprt/search/qsearch_futility.toml`,
-        // both continued past their 2000-game cap); threecheck -0.9 [-14.6,
-        // 12.9], undecided after 2000, off (it acts in no other game).
-        let qsearch_futility_margin =
-            if matches!(kind, VariantKind::Chess | VariantKind::Knightmate) {
-                chess.qsearch_futility_margin
-            } else {
-                0
-            };
-        // The null move in losers where no capture is forced (as
-        // Fairy-Stockfish does): +21.0 Elo [6.4, 35.8], H1 in 1306 games at
-        // 10000 nodes (`data/sprt/search/nmp_forced_capture_games.toml`);
-        // suicide +4.7 [-6.6, 16.0], undecided after 2000, off.
-        let nmp_forced_capture_games = i32::from(kind == VariantKind::Losers);
-        // The table's score as the pruning's and stand-pat's evaluation
-        // where its bound allows: chess +19.2 Elo [5.7, 32.7], H1 in 1433
-        // games, suicide +21.4 [6.8, 36.1], H1 in 1253, threecheck +15.7
-        // [3.9, 27.4], H1 in 2975 (continued past its 2000-game cap), at
-        // 10000 nodes (`data/sprt/search/tt_eval_refine.toml`), losers +9.7
-        // [1.9, 17.5], H1 in 5616 (continued twice past 2000); knightmate
-        // -2.4 [-15.4, 10.5] and atomic -2.1 [-15.2, 11.1], both undecided
-        // after 2000, off.
-        let tt_eval_refine = i32::from(matches!(
-            kind,
-            VariantKind::Chess
-                | VariantKind::Suicide
-                | VariantKind::ThreeCheck
-                | VariantKind::Losers
-        ));
-        // Late-move reduction of the captures that lose their exchange:
-        // chess +11.2 Elo [2.3, 20.2], H1 in 3498 games at 10000 nodes
-        // (`data/sprt/search/lmr_bad_captures.toml`, continued past its
-        // 2000-game cap); the other games untested, off.
-        let lmr_bad_captures = i32::from(kind == VariantKind::Chess);
-        let forced_capture = matches!(kind, VariantKind::Suicide | VariantKind::Losers);
-        let offer_order_bonus = if forced_capture { 1 << 20 } else { 0 };
-        let base = if forced_capture {
-            SearchParams {
-                lmp_max_depth: 0,
-                futility_max_depth: 0,
-                ..chess.without_selectivity()
-            }
-        } else {
-            chess
-        };
-        SearchParams {
-            see_prune_max_depth,
-            lmr_cut_node,
-            check_extension,
-            single_reply_extension,
-            continuation_history,
-            history_gravity,
-            see_ordering: see,
-            see_qsearch_pruning: see,
-            offer_order_bonus,
-            moves_to_go_default,
-            lmr_divisor,
-            qsearch_futility_margin,
-            nmp_forced_capture_games,
-            tt_eval_refine,
-            lmr_bad_captures,
-            ..base
-        }
+        let (text, origin) = game_file(kind);
+        SearchParams::default()
+            .with_toml(text, origin)
+            .expect("a built-in search file loads (held by a test)")
     }
 
     /// These settings with the selectivity that one SPRT adopted as a set
@@ -783,6 +570,7 @@ impl SearchParams {
     /// null move by depth / 4 alone, reverse futility to depth 6, move-count
     /// and futility pruning to depth 3 at the node's depth, no history
     /// pruning, no internal iterative reduction.
+    #[cfg(test)]
     pub(crate) fn without_selectivity(self) -> SearchParams {
         SearchParams {
             nmp_depth_divisor: 4,
@@ -807,16 +595,14 @@ impl SearchParams {
         text: &str,
         origin: &str,
     ) -> Result<SearchParams, SearchParamsError> {
-        let field = |source: FieldError| SearchParamsError::Field {
-            path: origin.to_string(),
-            source,
-        };
-        let table: BTreeMap<String, toml::Value> =
-            toml::from_str(text).map_err(|e| SearchParamsError::Toml {
-                path: origin.to_string(),
-                message: e.to_string().lines().next().unwrap_or_default().to_string(),
-            })?;
-        let mut p = SearchParams::default_for(kind);
+        SearchParams::default_for(kind).with_toml(text, origin)
+    }
+
+    /// These settings with the fields named in the TOML `text` set on top.
+    fn with_toml(self, text: &str, origin: &str) -> Result<SearchParams, SearchParamsError> {
+        let field = |source: FieldError| ParamsError::content(origin, source);
+        let table = crate::param_file::parse_table(text, origin)?;
+        let mut p = self;
         let integer_field =
             |key: &str| p.fields().iter().find(|f| f.name == key).map(|f| f.integer);
         let mut values = Vec::with_capacity(table.len());
@@ -843,11 +629,7 @@ impl SearchParams {
 
     /// Loads settings for a game of `kind` from a TOML file.
     pub fn load(kind: VariantKind, path: &Path) -> Result<SearchParams, SearchParamsError> {
-        let text = crate::input::read_to_string(path).map_err(|source| SearchParamsError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        SearchParams::from_toml(kind, &text, &path.display().to_string())
+        crate::param_file::load(kind, path, SearchParams::from_toml)
     }
 
     /// Settings for a game of `kind` from the TOML file `path`, or that
@@ -878,10 +660,7 @@ impl SearchParams {
 
     /// Writes the settings to a TOML file.
     pub fn save(&self, path: &Path) -> Result<(), SearchParamsError> {
-        std::fs::write(path, self.to_toml()).map_err(|source| SearchParamsError::Io {
-            path: path.display().to_string(),
-            source,
-        })
+        crate::param_file::save(path, &self.to_toml())
     }
 
     /// History bonus of a cutoff at remaining depth `depth` (`history_bonus_*`):
@@ -908,6 +687,7 @@ impl SearchParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     #[test]
     fn a_file_that_is_not_a_regular_file_is_refused_not_read_forever() {
@@ -997,6 +777,35 @@ mod tests {
             Err(FieldError::UnknownKey { .. })
         ));
         assert_eq!(FIELD_DOCS.len(), FIELD_NAMES.len());
+    }
+
+    /// Each game's built-in file loads and names only what it changes:
+    /// every key differs from the shared default, so the file reads as the
+    /// list of the game's own decisions.
+    #[test]
+    fn each_game_file_sets_only_what_differs_from_the_shared_defaults() {
+        let shared = SearchParams::default();
+        for kind in VariantKind::ALL {
+            let (text, origin) = game_file(kind);
+            let table: BTreeMap<String, toml::Value> = toml::from_str(text).expect(origin);
+            let game = SearchParams::default_for(kind);
+            let value = |p: &SearchParams, key: &str| {
+                p.fields()
+                    .into_iter()
+                    .find(|f| f.name == key)
+                    .map(|f| f.value)
+            };
+            for key in table.keys() {
+                assert_ne!(value(&game, key), value(&shared, key), "{origin}: {key}");
+            }
+            let changed = shared
+                .fields()
+                .iter()
+                .zip(game.fields())
+                .filter(|(a, b)| a.value != b.value)
+                .count();
+            assert_eq!(changed, table.len(), "{origin}");
+        }
     }
 
     #[test]

@@ -1,8 +1,7 @@
 //! The history tables: what a thread learns from the cutoffs of its
 //! searches, to order (and prune) the moves of the next nodes, and from the
 //! errors of its static evaluation, to correct it. The butterfly history
-//! (by side, from and to squares), the counter moves (the quiet move that
-//! last refuted a move), the continuation history (by the pieces and
+//! (by side, from and to squares), the continuation history (by the pieces and
 //! destinations of a move and of a quiet move one or two plies after it),
 //! the capture history (by moving piece, destination and captured role)
 //! and the correction history (by pawn structure). The killers are per ply
@@ -29,7 +28,7 @@ pub(crate) const CORRECTION_GRAIN: i64 = 256;
 /// colour, destination) pair.
 pub(crate) const PIECE_TO: usize = 2 * Role::ALL.len() * 64;
 
-/// Entries of the butterfly history and of the counter-move table.
+/// Entries of the butterfly history.
 const BUTTERFLY: usize = 2 * 64 * 64;
 
 /// The correction history's index of `pos`: its side to move and a hash of
@@ -78,9 +77,6 @@ pub(crate) fn gravity(h: &mut i32, bonus: i32, limit: i32) {
 pub(crate) struct HistoryTables {
     /// Butterfly history, at [`HistoryTables::history_index`].
     pub history: Vec<i32>,
-    /// The quiet move that last refuted a move, by the refuted move's side,
-    /// from and to squares (`counter_moves`).
-    pub counters: Vec<Option<Move>>,
     /// Continuation history (`continuation_history`; empty when off): for
     /// each (piece, destination) of an earlier move of the path, a score
     /// for each (piece, destination) of a quiet move played one or two
@@ -111,7 +107,6 @@ impl HistoryTables {
     pub fn size_for(&mut self, settings: &SearchParams) {
         let on = |switch: i32, len: usize| if switch != 0 { len } else { 0 };
         size_table(&mut self.history, BUTTERFLY, 0);
-        size_table(&mut self.counters, BUTTERFLY, None);
         let cont = on(settings.continuation_history, PIECE_TO * PIECE_TO);
         size_table(&mut self.continuation, cont, 0);
         let capture = on(settings.capture_history, PIECE_TO * Role::ALL.len());
@@ -123,15 +118,14 @@ impl HistoryTables {
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         self.history.fill(0);
-        self.counters.fill(None);
         self.continuation.fill(0);
         self.capture.fill(0);
         self.correction.fill(0);
     }
 
     /// Ages the tables for the next search of the game: the histories
-    /// halved (older evidence counts less), the counter moves and the
-    /// corrections (averages already) kept as they are.
+    /// halved (older evidence counts less), the corrections (averages
+    /// already) kept as they are.
     pub fn age(&mut self) {
         for h in self
             .history
@@ -143,8 +137,7 @@ impl HistoryTables {
         }
     }
 
-    /// The butterfly history's (and the counter-move table's) index of the
-    /// move `m` by `color`.
+    /// The butterfly history's index of the move `m` by `color`.
     #[inline]
     pub fn history_index(color: Color, m: Move) -> usize {
         color.index() * 4096 + m.from().index() * 64 + m.to().index()
@@ -158,8 +151,9 @@ impl HistoryTables {
 
     /// Learns from a quiet move `m` by `us` that cut off at `depth` after the
     /// quiet moves `tried` did not: its history and continuation entries
-    /// after the moves at `cont` rise, and with `history_gravity` (or
-    /// `history_malus`) those of `tried` fall.
+    /// after the moves at `cont` rise, and with `history_gravity` those of
+    /// `tried` fall (without it the cutoff move's rise by `depth` squared,
+    /// saturating at `history_max`).
     #[allow(clippy::too_many_arguments)]
     pub fn reward_quiet<V: Variant>(
         &mut self,
@@ -189,22 +183,9 @@ impl HistoryTables {
         }
         let h = &mut self.history[Self::history_index(us, m)];
         *h = (*h + depth * depth).min(sp.history_max);
-        if sp.history_malus != 0 {
-            for &q in tried {
-                let h = &mut self.history[Self::history_index(us, q)];
-                *h = (*h - depth * depth).max(-sp.history_max);
-            }
-        }
         for offset in cont.into_iter().flatten() {
             let c = &mut self.continuation[offset + cut_piece_to];
             *c = (*c + depth * depth).min(sp.history_max);
-            if sp.history_malus != 0 {
-                for &q in tried {
-                    let i = offset + moved_piece_to(pos, us, q);
-                    let c = &mut self.continuation[i];
-                    *c = (*c - depth * depth).max(-sp.history_max);
-                }
-            }
         }
     }
 
@@ -239,27 +220,15 @@ impl HistoryTables {
     }
 
     /// `raw`, the static evaluation of `pos`, plus the correction history's
-    /// entry for it, scaled toward 0 as the fifty-move count grows
-    /// (`fifty_move_damping`); `raw` itself when both are off.
+    /// entry for it; `raw` itself when the table is off.
     #[inline]
-    pub fn corrected_eval<V: Variant>(
-        &self,
-        sp: &SearchParams,
-        pos: &Position<V>,
-        raw: i32,
-    ) -> i32 {
-        let mut eval = raw;
+    pub fn corrected_eval<V: Variant>(&self, pos: &Position<V>, raw: i32) -> i32 {
         // Off: not even the pawn hash.
-        if !self.correction.is_empty() {
-            let c = i64::from(self.correction[correction_index(pos)]);
-            eval = (eval + (c / CORRECTION_GRAIN) as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        if self.correction.is_empty() {
+            return raw;
         }
-        let span = sp.fifty_move_damping;
-        if span > 0 {
-            let left = span - (pos.halfmove_clock() as i32).min(span);
-            eval = eval * left / span;
-        }
-        eval
+        let c = i64::from(self.correction[correction_index(pos)]);
+        (raw + (c / CORRECTION_GRAIN) as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Moves the correction entry of `pos` toward `error` (the search's

@@ -7,7 +7,7 @@
 //!   aged in place, cleared at a new game), and the [`Worker`] that
 //!   searches with them;
 //! - `stack.rs`: the per-ply stack of the current path;
-//! - `history.rs`: the tables learnt from cutoffs (butterfly, counter-move,
+//! - `history.rs`: the tables learnt from cutoffs (butterfly,
 //!   continuation and capture histories) and from the evaluation's errors
 //!   (correction history);
 //! - `movepick.rs`: move ordering;

@@ -1,6 +1,6 @@
 //! Move ordering: the table's move, captures by victim and attacker (with
-//! the capture history's term) and promotions, the killers, the counter
-//! move, then quiet moves by history and continuation history (in suicide
+//! the capture history's term) and promotions, the killers, then quiet
+//! moves by history and continuation history (in suicide
 //! and losers, with `offer_order_bonus`, the quiet moves that leave a piece
 //! capturable first among them), and last, with `see_ordering`, the
 //! captures that lose their exchange. The whole list is scored and sorted
@@ -84,8 +84,8 @@ const BAD_CAPTURE_ORDER: i32 = -(1 << 23) - (1 << 24);
 /// (`see_ordering`): quiet moves' scores are at least minus the history cap.
 pub(crate) const BAD_CAPTURE_BOUND: i32 = -(1 << 22);
 
-/// Highest ordering score of a quiet move that is not a killer or the
-/// counter move (which take the three scores above it).
+/// Highest ordering score of a quiet move that is not a killer (the two
+/// killers take scores above it).
 const QUIET_ORDER_MAX: i32 = (1 << 22) - 3;
 
 // Quiescence reads a capture's SEE from its sign after ordering: a losing
@@ -138,7 +138,7 @@ impl<V: Variant> Worker<'_, V> {
 
     /// Ordering score of the quiet move `m` by `us`: its history, plus its
     /// continuation entries after the moves at `cont` when there are any,
-    /// kept below the counter move and above the losing captures.
+    /// kept below the killers and above the losing captures.
     #[inline]
     pub(crate) fn quiet_order(
         &self,
@@ -163,7 +163,7 @@ impl<V: Variant> Worker<'_, V> {
 
     /// Moves in search order: the table's move, captures (by victim and
     /// attacker, with `capture_history` plus its term) and promotions, the
-    /// killers of `ply`, the counter move (`counter`), then quiet moves by
+    /// killers of `ply`, then quiet moves by
     /// history and, with `cont` (from [`Self::continuation_offsets`]), the
     /// continuation history (and last, with `see_ordering`, the captures
     /// that lose their exchange).
@@ -173,7 +173,6 @@ impl<V: Variant> Worker<'_, V> {
         moves: &MoveList,
         tt_move: Option<Move>,
         ply: usize,
-        counter: Option<Move>,
         cont: [Option<usize>; 2],
     ) -> Vec<(i32, Move)> {
         let us = pos.turn();
@@ -204,8 +203,6 @@ impl<V: Variant> Worker<'_, V> {
                     1 << 22
                 } else if killers[1] == Some(m) {
                     (1 << 22) - 1
-                } else if counter == Some(m) {
-                    (1 << 22) - 2
                 } else if offer_bonus != 0 && offers_capture(pos, m) {
                     (self.quiet_order(pos, us, m, cont) + offer_bonus).min(QUIET_ORDER_MAX)
                 } else {

@@ -8,7 +8,7 @@
 //! What the node knows once it has read the table and evaluated itself is
 //! one [`Node`] value, which the rules read instead of a dozen arguments.
 
-use super::history::{moved_piece_to, HistoryTables};
+use super::history::moved_piece_to;
 use super::qsearch::NoObserver;
 use super::stack::MAX_PLY;
 use super::thread::Worker;
@@ -110,7 +110,7 @@ impl<V: Variant> Worker<'_, V> {
         // Decided before the table is read, so that the depth stored and
         // the depth probed are the same.
         let early_moves = self.forced_reply_moves(pos);
-        depth += self.reply_extension(early_moves.as_ref(), pos, ply);
+        depth += self.reply_extension(early_moves.as_ref(), ply);
 
         let tt = self.shared.tt.probe(pos.key());
         let excluded = self.td.stack[ply].excluded;
@@ -162,16 +162,13 @@ impl<V: Variant> Worker<'_, V> {
             node.depth -= 1;
         }
 
-        let counter_slot = self.counter_slot(&node);
-        let counter = counter_slot.and_then(|i| self.td.hist.counters[i]);
         let cont = self.continuation_offsets(ply);
-        let ordered = self.order_moves(pos, &moves, node.tt_move, ply, counter, cont);
+        let ordered = self.order_moves(pos, &moves, node.tt_move, ply, cont);
         let singular_move = match self.singular_extension(&node, &moves) {
             Ok(m) => m,
             Err(s) => return s,
         };
-        let Some((best, best_move)) =
-            self.search_moves(&mut node, &ordered, singular_move, counter_slot, cont)
+        let Some((best, best_move)) = self.search_moves(&mut node, &ordered, singular_move, cont)
         else {
             return 0;
         };
@@ -230,7 +227,7 @@ impl<V: Variant> Worker<'_, V> {
                 None => self.static_eval(n.pos, n.ply),
             };
             n.raw_eval = raw;
-            n.static_eval = self.td.hist.corrected_eval(sp, n.pos, raw);
+            n.static_eval = self.td.hist.corrected_eval(n.pos, raw);
         }
         let ply = n.ply;
         self.td.stack[ply].static_eval = n.static_eval;
@@ -239,18 +236,6 @@ impl<V: Variant> Worker<'_, V> {
             Some(e) if sp.tt_eval_refine != 0 && !n.in_check => e.refined_eval(ply, n.static_eval),
             _ => n.static_eval,
         };
-    }
-
-    /// The counter-move table's entry for the move that led here (by its
-    /// side: the opponent's), with `counter_moves`.
-    #[inline]
-    fn counter_slot(&self, n: &Node<'_, V>) -> Option<usize> {
-        match (n.ply, self.settings.counter_moves) {
-            (0, _) | (_, 0) => None,
-            _ => self.td.stack[n.ply - 1]
-                .played
-                .map(|prev| HistoryTables::history_index(n.us.other(), prev)),
-        }
     }
 
     /// The move loop: searches `ordered` (all but the left-out move),
@@ -262,18 +247,17 @@ impl<V: Variant> Worker<'_, V> {
         n: &mut Node<'_, V>,
         ordered: &[(i32, Move)],
         singular_move: Option<Move>,
-        counter_slot: Option<usize>,
         cont: [Option<usize>; 2],
     ) -> Option<(i32, Option<Move>)> {
         let sp = self.settings;
         let (pos, ply) = (n.pos, n.ply);
         let mut best = -INF;
         let mut best_move = None;
-        // Quiet moves searched so far that did not cut off (`history_malus`,
-        // `history_gravity`), and captures (`capture_history`).
+        // Quiet moves searched so far that did not cut off
+        // (`history_gravity`), and captures (`capture_history`).
         let mut quiets_tried: Vec<Move> = Vec::new();
         let mut captures_tried: Vec<Move> = Vec::new();
-        let track_quiets = sp.history_malus != 0 || sp.history_gravity != 0;
+        let track_quiets = sp.history_gravity != 0;
         let track_captures = sp.capture_history != 0;
         let plan = self.quiet_pruning(n);
         for (i, &(order, m)) in ordered.iter().enumerate() {
@@ -282,7 +266,6 @@ impl<V: Variant> Worker<'_, V> {
             }
             let child = pos.play_unchecked(m);
             let quiet = !pos.is_capture(m) && m.promotion().is_none();
-            self.td.stack[ply].played = Some(m);
             if sp.continuation_history != 0 {
                 self.td.stack[ply].played_piece_to = Some(moved_piece_to(pos, n.us, m));
             }
@@ -300,7 +283,7 @@ impl<V: Variant> Worker<'_, V> {
             let new_depth = n.depth - 1 + i32::from(Some(m) == singular_move);
             self.keys.push(child.key());
             self.td.eval.push(self.evaluator, pos, &child, m);
-            let score = self.search_move(n, &plan, &c, new_depth, cont);
+            let score = self.search_move(n, &c, new_depth);
             self.td.eval.pop();
             self.keys.pop();
             if self.stopped {
@@ -314,7 +297,7 @@ impl<V: Variant> Worker<'_, V> {
                     self.new_best_line(n, m, score);
                     if score >= n.beta {
                         let tried = (&quiets_tried[..], &captures_tried[..]);
-                        self.learn_from_cutoff(n, &c, counter_slot, cont, tried);
+                        self.learn_from_cutoff(n, &c, cont, tried);
                         break;
                     }
                 }
@@ -332,14 +315,7 @@ impl<V: Variant> Worker<'_, V> {
     /// first move with the full window, the others with a null window at
     /// `new_depth` less their late-move reduction, again without it when
     /// they beat alpha, and again with the full window in a PV node.
-    fn search_move(
-        &mut self,
-        n: &Node<'_, V>,
-        plan: &super::prune::QuietPruning,
-        c: &Candidate<'_, V>,
-        new_depth: i32,
-        cont: [Option<usize>; 2],
-    ) -> i32 {
+    fn search_move(&mut self, n: &Node<'_, V>, c: &Candidate<'_, V>, new_depth: i32) -> i32 {
         let (alpha, beta, ply) = (n.alpha, n.beta, n.ply);
         if c.i == 0 {
             return -self.search(
@@ -352,7 +328,7 @@ impl<V: Variant> Worker<'_, V> {
                 !n.pv_node && !n.cut_node,
             );
         }
-        let r = self.late_move_reduction(n, plan, c, new_depth, cont);
+        let r = self.late_move_reduction(n, c, new_depth);
         let mut s = -self.search(
             c.child,
             -alpha - 1,
@@ -398,13 +374,12 @@ impl<V: Variant> Worker<'_, V> {
 
     /// Learns from the move `c` cutting off after the quiet moves and
     /// captures `tried` did not: a quiet move becomes the ply's first
-    /// killer and the counter move of the move before, its history rises
+    /// killer, its history rises
     /// (and theirs falls); with `capture_history` the captures' too.
     fn learn_from_cutoff(
         &mut self,
         n: &Node<'_, V>,
         c: &Candidate<'_, V>,
-        counter_slot: Option<usize>,
         cont: [Option<usize>; 2],
         tried: (&[Move], &[Move]),
     ) {
@@ -420,9 +395,6 @@ impl<V: Variant> Worker<'_, V> {
             self.td
                 .hist
                 .reward_quiet(sp, pos, n.us, m, n.depth, quiets_tried, cont);
-            if let Some(slot) = counter_slot {
-                self.td.hist.counters[slot] = Some(m);
-            }
         }
         if sp.capture_history != 0 {
             self.td
@@ -467,8 +439,7 @@ impl<V: Variant> Worker<'_, V> {
     #[inline]
     fn forced_reply_moves(&self, pos: &Position<V>) -> Option<MoveList> {
         let sp = self.settings;
-        let reply_extension =
-            V::MUST_CAPTURE && (sp.single_reply_extension != 0 || sp.forced_capture_extension != 0);
+        let reply_extension = V::MUST_CAPTURE && sp.single_reply_extension != 0;
         reply_extension.then(|| pos.legal_moves())
     }
 }

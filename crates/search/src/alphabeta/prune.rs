@@ -79,8 +79,6 @@ pub(super) struct QuietPruning {
     futile: bool,
     /// Quiet moves after this many are skipped (move-count pruning).
     move_count_limit: i32,
-    /// A capture stored as the best move: the quiet moves are likely worse.
-    tt_move_is_capture: bool,
 }
 
 impl<V: Variant> Worker<'_, V> {
@@ -103,25 +101,15 @@ impl<V: Variant> Worker<'_, V> {
     }
 
     /// Suicide and losers: a forced reply costs no depth (the single-reply
-    /// and forced-capture extensions, given the node's `moves` from
+    /// extension, given the node's `moves` from
     /// [`Self::forced_reply_moves`]), within a budget of plies set by the
     /// iteration's depth, so a chain of forced replies cannot explode.
     #[inline]
-    pub(super) fn reply_extension(
-        &self,
-        moves: Option<&MoveList>,
-        pos: &movegen::Position<V>,
-        ply: usize,
-    ) -> i32 {
+    pub(super) fn reply_extension(&self, moves: Option<&MoveList>, ply: usize) -> i32 {
         let sp = self.settings;
         let Some(moves) = moves else { return 0 };
-        let n = moves.len() as i32;
-        let single = sp.single_reply_extension != 0 && n == 1;
-        let few_captures = n >= 1 && n <= sp.forced_capture_extension && pos.is_capture(moves[0]);
-        i32::from(
-            (single || few_captures)
-                && (ply as i32) < sp.reply_extension_ply_factor * self.root_depth,
-        )
+        let single = sp.single_reply_extension != 0 && moves.len() == 1;
+        i32::from(single && (ply as i32) < sp.reply_extension_ply_factor * self.root_depth)
     }
 
     /// Reverse futility: far above beta with little depth left, the node
@@ -177,7 +165,6 @@ impl<V: Variant> Worker<'_, V> {
             return None;
         }
         let null = pos.play_null()?;
-        self.td.stack[ply].played = None;
         self.td.stack[ply].played_piece_to = None;
         let mut r = sp.nmp_base_reduction + depth / sp.nmp_depth_divisor;
         if sp.nmp_eval_divisor > 0 {
@@ -185,10 +172,6 @@ impl<V: Variant> Worker<'_, V> {
         }
         self.keys.push(null.key());
         self.td.eval.push_null(self.evaluator, pos, &null);
-        let outer_fence = self.null_fence;
-        if sp.repetition_null_fence != 0 {
-            self.null_fence = Some(self.keys.len() - 1);
-        }
         let s = -self.search(
             &null,
             -beta,
@@ -198,7 +181,6 @@ impl<V: Variant> Worker<'_, V> {
             false,
             !n.cut_node,
         );
-        self.null_fence = outer_fence;
         self.td.eval.pop();
         self.keys.pop();
         if self.stopped {
@@ -264,7 +246,6 @@ impl<V: Variant> Worker<'_, V> {
         tries.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
         for (_, m) in tries {
             let child = pos.play_unchecked(m);
-            self.td.stack[ply].played = Some(m);
             if self.settings.continuation_history != 0 {
                 self.td.stack[ply].played_piece_to = Some(moved_piece_to(pos, n.us, m));
             }
@@ -379,7 +360,6 @@ impl<V: Variant> Worker<'_, V> {
                 && depth <= sp.futility_max_depth
                 && n.static_eval + sp.futility_base + sp.futility_margin * depth <= n.alpha,
             move_count_limit,
-            tt_move_is_capture: n.tt_move.is_some_and(|m| n.pos.is_capture(m)),
         }
     }
 
@@ -463,17 +443,14 @@ impl<V: Variant> Worker<'_, V> {
     /// captures the ordering put after them, which lose their exchange)
     /// late in the order, not in check nor checking nor, in suicide and
     /// losers, leaving the opponent a capture; one ply more where the
-    /// evaluation is not improving (`lmr_improving`), less for a quiet move
-    /// with a high history, more at an expected cut node and under a
-    /// capture from the table; always leaving at least a ply.
+    /// evaluation is not improving (`lmr_improving`), more at an expected
+    /// cut node; always leaving at least a ply.
     #[inline]
     pub(super) fn late_move_reduction(
         &self,
         n: &Node<'_, V>,
-        plan: &QuietPruning,
         c: &Candidate<'_, V>,
         new_depth: i32,
-        cont: [Option<usize>; 2],
     ) -> i32 {
         let sp = self.settings;
         let (depth, quiet, m) = (n.depth, c.quiet, c.m);
@@ -492,16 +469,8 @@ impl<V: Variant> Worker<'_, V> {
         if sp.lmr_improving != 0 && !n.improving {
             r += 1;
         }
-        if quiet && sp.lmr_history_divisor != 0 {
-            // A quiet move that has often cut off is reduced less (with
-            // the malus, one that failed more).
-            r -= self.quiet_order(n.pos, n.us, m, cont) / sp.lmr_history_divisor;
-        }
         if n.cut_node {
             r += sp.lmr_cut_node;
-        }
-        if quiet && plan.tt_move_is_capture {
-            r += sp.lmr_tt_capture;
         }
         r.clamp(0, new_depth - 1)
     }

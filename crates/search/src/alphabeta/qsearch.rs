@@ -93,7 +93,7 @@ impl<V: Variant> Worker<'_, V> {
         if O::FOLLOWS_LINES {
             (raw, raw)
         } else {
-            (raw, self.td.hist.corrected_eval(self.settings, pos, raw))
+            (raw, self.td.hist.corrected_eval(pos, raw))
         }
     }
 
@@ -305,24 +305,14 @@ impl<V: Variant> Worker<'_, V> {
         let tt_move = n.tt_entry.and_then(|e| e.mv);
         // No continuation history: the moves before a quiescence node are not
         // all recorded (quiescence keeps no path of its own).
-        let ordered = self.order_moves(pos, &start.moves, tt_move, ply, None, [None, None]);
+        let ordered = self.order_moves(pos, &start.moves, tt_move, ply, [None, None]);
         let see_pruning =
             exchanges_are_chess_like::<V>() && sp.see_qsearch_pruning != 0 && !n.in_check;
         // With SEE ordering, the ordering already knows which captures lose
         // their exchange (all but the table's move, which it did not test):
         // their scores are negative and every other capture's positive.
         let ordered_by_see = exchanges_are_chess_like::<V>() && sp.see_ordering != 0;
-        // A single forced capture does not branch: with
-        // `forced_qply_single_free` it costs none of the chain's plies.
-        let next_qply = if V::MUST_CAPTURE
-            && sp.forced_qply_single_free != 0
-            && start.moves.len() == 1
-            && pos.is_capture(start.moves[0])
-        {
-            qply
-        } else {
-            qply + 1
-        };
+        let next_qply = qply + 1;
         // Futility (delta) pruning (`qsearch_futility_margin`): where
         // exchanges mean what they mean in chess and the side stands pat, a
         // capture that cannot lift the score to alpha even with the whole

@@ -22,12 +22,9 @@ pub(crate) struct StackEntry {
     /// (kept from one search of a game to the next, moved to the plies
     /// they have from the new root).
     pub killers: [Option<Move>; 2],
-    /// The move played from this ply (`None`: a null move), for the
-    /// counter-move table.
-    pub played: Option<Move>,
     /// The continuation table's index ([`super::history::piece_to`]) of
     /// the move played from this ply (`None`: a null move, or
-    /// `continuation_history` off), set with `played`.
+    /// `continuation_history` off).
     pub played_piece_to: Option<usize>,
     /// The move the search of this ply leaves out (`None`: an ordinary
     /// search): the singular-extension test searches a node's other moves
@@ -46,7 +43,6 @@ impl Default for StackEntry {
     fn default() -> Self {
         StackEntry {
             killers: [None; 2],
-            played: None,
             played_piece_to: None,
             excluded: None,
             static_eval: -INF,
@@ -68,7 +64,6 @@ impl Stack {
     pub fn reset_path(&mut self) {
         self.entries.resize_with(STACK_LEN, StackEntry::default);
         for e in &mut self.entries {
-            e.played = None;
             e.played_piece_to = None;
             e.excluded = None;
             e.static_eval = -INF;
@@ -134,7 +129,6 @@ mod tests {
         assert_eq!(s.entries.len(), STACK_LEN);
         s[3].killers = [Some(a), None];
         s[STACK_LEN - 1].killers = [Some(b), None];
-        s[5].played = Some(a);
         s[5].pv.push(a);
         s.shift_killers(2);
         assert_eq!(s[1].killers, [Some(a), None]);
@@ -142,7 +136,7 @@ mod tests {
         assert_eq!(s[STACK_LEN - 3].killers, [Some(b), None]);
         assert_eq!(s[STACK_LEN - 1].killers, [None, None], "none from beyond");
         s.reset_path();
-        assert_eq!((s[5].played, s[5].pv.len()), (None, 0));
+        assert_eq!(s[5].pv.len(), 0);
         assert_eq!(s[1].killers, [Some(a), None], "killers outlive the path");
         s.shift_killers(0);
         assert!(s.entries.iter().all(|e| e.killers == [None, None]));

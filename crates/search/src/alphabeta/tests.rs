@@ -65,7 +65,7 @@ fn quiescence_stores_its_result_and_answers_from_it_when_enabled() {
 #[test]
 fn forced_replies_are_searched_a_ply_deeper_only_when_enabled() {
     // White's only legal move is the forced exd3; in the second position
-    // White must capture and has two captures (exd3, cxd3).
+    // White has two (exd3, cxd3).
     let one = "k7/8/8/8/8/3p4/4P3/7K w - - 0 1";
     let two = "k7/8/8/8/8/3p4/2P1P3/7K w - - 0 1";
     let root_depth = |fen: &str, settings: &SearchParams| {
@@ -86,19 +86,9 @@ fn forced_replies_are_searched_a_ply_deeper_only_when_enabled() {
         single_reply_extension: 1,
         ..SearchParams::default()
     };
-    let two_captures = SearchParams {
-        forced_capture_extension: 2,
-        ..SearchParams::default()
-    };
     assert_eq!(root_depth(one, &off), 3);
     assert_eq!(root_depth(one, &single), 4);
     assert_eq!(root_depth(two, &single), 3, "two replies: no single reply");
-    assert_eq!(root_depth(two, &two_captures), 4);
-    assert_eq!(
-        root_depth(one, &two_captures),
-        4,
-        "one capture is at most two"
-    );
 }
 
 #[test]
@@ -135,7 +125,7 @@ fn captures_that_lose_their_exchange_go_last_and_leave_quiescence_when_enabled()
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
         let w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
-        let ordered = w.order_moves(&pos, &pos.legal_moves(), None, 1, None, [None, None]);
+        let ordered = w.order_moves(&pos, &pos.legal_moves(), None, 1, [None, None]);
         ordered
             .iter()
             .position(|&(_, m)| m.uci() == "d1d5")
@@ -229,14 +219,6 @@ fn pruning_and_reduction_switches_change_the_tree_only_when_enabled() {
     assert_ne!(
         not_improving, off,
         "more reduction where not improving: {not_improving} nodes, {off} without"
-    );
-    let history_lmr = nodes(SearchParams {
-        lmr_history_divisor: 1,
-        ..base.clone()
-    });
-    assert_ne!(
-        history_lmr, off,
-        "less reduction for moves with history: {history_lmr} nodes, {off} without"
     );
     assert!(lmp < off, "move-count pruning: {lmp} nodes, {off} without");
     assert!(
@@ -367,13 +349,11 @@ fn a_search_leaving_out_the_tables_move_takes_no_cutoff_from_its_entry_nor_store
     );
 }
 
-/// More reduction at expected cut nodes and under a capture from the
-/// table, razoring and SEE pruning need not shrink a tree of fixed depth (a reduced
+/// More reduction at expected cut nodes, razoring and SEE pruning need not shrink a tree of fixed depth (a reduced
 /// move that still fails high is searched again, a razored node changes
 /// the iteration's best line), so these only change it when on.
 #[test]
-fn cut_node_and_tt_capture_reductions_razoring_see_and_futility_pruning_and_tt_eval_change_the_tree_when_on(
-) {
+fn cut_node_reduction_razoring_see_and_futility_pruning_and_tt_eval_change_the_tree_when_on() {
     // Every switch tested here off.
     let base = SearchParams {
         lmr_cut_node: 0,
@@ -398,13 +378,6 @@ fn cut_node_and_tt_capture_reductions_razoring_see_and_futility_pruning_and_tt_e
             "cut-node reduction",
             SearchParams {
                 lmr_cut_node: 2,
-                ..base.clone()
-            },
-        ),
-        (
-            "reduction under a capture from the table",
-            SearchParams {
-                lmr_tt_capture: 1,
                 ..base.clone()
             },
         ),
@@ -466,35 +439,6 @@ fn probcut_changes_the_tree_only_when_enabled() {
 }
 
 #[test]
-fn history_malus_and_counter_moves_learn_only_when_enabled() {
-    let pos = Position::<Chess>::startpos();
-    let evaluator = Evaluator::default_for(Chess::KIND);
-    let run = |on: i32| {
-        // Without gravity, which lowers tried moves on its own.
-        let settings = SearchParams {
-            history_malus: on,
-            counter_moves: on,
-            history_gravity: 0,
-            ..SearchParams::default()
-        };
-        let shared = Shared::new(1);
-        let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
-        let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
-        w.iterate(&pos, 6, &mut |_| {});
-        let lowered = w.td.hist.history.iter().filter(|&&h| h < 0).count();
-        let counters = w.td.hist.counters.iter().flatten().count();
-        let floor = w.td.hist.history.iter().min().copied().unwrap_or(0);
-        (lowered, counters, floor, settings.history_max)
-    };
-    let (lowered, counters, _, _) = run(0);
-    assert_eq!((lowered, counters), (0, 0), "off: nothing lowered or kept");
-    let (lowered, counters, floor, cap) = run(1);
-    assert!(lowered > 0, "quiet moves before a cutoff lose history");
-    assert!(counters > 0, "refutations are remembered");
-    assert!(floor >= -cap, "the malus stops at minus the cap");
-}
-
-#[test]
 fn offer_ordering_puts_the_quiet_moves_that_leave_a_piece_capturable_first() {
     use movegen::variants::Suicide;
     // No capture for White: its quiet moves decide. The knight's moves
@@ -521,7 +465,7 @@ fn offer_ordering_puts_the_quiet_moves_that_leave_a_piece_capturable_first() {
         let d2 = d2.expect("legal");
         w.td.hist.history[HistoryTables::history_index(pos.turn(), d2)] = settings.history_max / 2;
         let mut first: Vec<String> = w
-            .order_moves(&pos, &pos.legal_moves(), None, 1, None, [None, None])
+            .order_moves(&pos, &pos.legal_moves(), None, 1, [None, None])
             .iter()
             .take(3)
             .map(|&(_, m)| m.uci())
@@ -534,7 +478,7 @@ fn offer_ordering_puts_the_quiet_moves_that_leave_a_piece_capturable_first() {
 }
 
 #[test]
-fn the_counter_move_comes_after_the_killers_and_before_history() {
+fn the_killers_come_before_history() {
     let pos = Position::<Chess>::startpos();
     let evaluator = Evaluator::default_for(Chess::KIND);
     let settings = SearchParams::default();
@@ -542,16 +486,16 @@ fn the_counter_move_comes_after_the_killers_and_before_history() {
     let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
     let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
     let moves = pos.legal_moves();
-    let (k0, k1, counter, by_history) = (moves[0], moves[1], moves[2], moves[3]);
+    let (k0, k1, by_history) = (moves[0], moves[1], moves[2]);
     w.td.stack[2].killers = [Some(k0), Some(k1)];
     w.td.hist.history[HistoryTables::history_index(pos.turn(), by_history)] = settings.history_max;
     let order: Vec<Move> = w
-        .order_moves(&pos, &moves, None, 2, Some(counter), [None, None])
+        .order_moves(&pos, &moves, None, 2, [None, None])
         .into_iter()
         .map(|(_, m)| m)
-        .take(4)
+        .take(3)
         .collect();
-    assert_eq!(order, [k0, k1, counter, by_history]);
+    assert_eq!(order, [k0, k1, by_history]);
 }
 
 #[test]
@@ -602,7 +546,7 @@ fn continuation_history_learns_and_orders_only_when_enabled() {
     let offset = cont[0].expect("the move before");
     w.td.hist.continuation[offset + moved_piece_to(&after, Color::Black, nc6)] = 20;
     let order = |cont| {
-        let ordered = w.order_moves(&after, &after.legal_moves(), None, 1, None, cont);
+        let ordered = w.order_moves(&after, &after.legal_moves(), None, 1, cont);
         let at = |m| ordered.iter().position(|&(_, x)| x == m).expect("legal");
         at(nc6) < at(a6)
     };
@@ -690,7 +634,7 @@ fn capture_history_learns_and_orders_captures_only_when_enabled() {
             let i = HistoryTables::capture_index(&pos, Color::White, qxn);
             w.td.hist.capture[i] = settings.history_max;
         }
-        let ordered = w.order_moves(&pos, &pos.legal_moves(), None, 1, None, [None, None]);
+        let ordered = w.order_moves(&pos, &pos.legal_moves(), None, 1, [None, None]);
         ordered[0].1
     };
     assert_eq!(first(0, false), pxn, "victim, then the cheaper attacker");
@@ -750,29 +694,6 @@ fn the_reduction_table_is_the_formula() {
 }
 
 #[test]
-fn fifty_move_damping_scales_the_evaluation_by_the_plies_left() {
-    let evaluator = Evaluator::default_for(Chess::KIND);
-    let eval_at = |damping: i32, halfmove: u32| {
-        let fen = format!("4k3/8/8/8/8/8/8/R3K3 w - - {halfmove} 60");
-        let pos = Position::<Chess>::from_fen(&fen).expect("valid FEN");
-        let settings = SearchParams {
-            fifty_move_damping: damping,
-            ..SearchParams::default()
-        };
-        let shared = Shared::new(1);
-        let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
-        let w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
-        w.td.hist.corrected_eval(w.settings, &pos, 400)
-    };
-    assert_eq!(eval_at(0, 50), 400, "off");
-    assert_eq!(eval_at(100, 0), 400);
-    assert_eq!(eval_at(100, 50), 200);
-    assert_eq!(eval_at(100, 99), 4);
-    assert_eq!(eval_at(200, 50), 300);
-    assert_eq!(eval_at(40, 50), 0, "past the span: a draw");
-}
-
-#[test]
 fn correction_history_moves_the_static_evaluation_only_when_enabled() {
     let pos = Position::<Chess>::startpos();
     let evaluator = Evaluator::default_for(Chess::KIND);
@@ -783,33 +704,26 @@ fn correction_history_moves_the_static_evaluation_only_when_enabled() {
     let shared = Shared::new(1);
     let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &on);
     let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &on, &clock, &[]);
-    assert_eq!(
-        w.td.hist.corrected_eval(w.settings, &pos, 10),
-        10,
-        "nothing learnt yet"
-    );
+    assert_eq!(w.td.hist.corrected_eval(&pos, 10), 10, "nothing learnt yet");
     // One error of 100 at depth 7 weighs 8/256: 3.125 cp.
     w.td.hist.update_correction(w.settings, &pos, 7, 100);
-    assert_eq!(w.td.hist.corrected_eval(w.settings, &pos, 10), 13);
+    assert_eq!(w.td.hist.corrected_eval(&pos, 10), 13);
     // The same error again and again: the average approaches it, capped.
     for _ in 0..1000 {
         w.td.hist.update_correction(w.settings, &pos, 20, 100);
     }
-    assert_eq!(
-        w.td.hist.corrected_eval(w.settings, &pos, 10),
-        10 + on.correction_max
-    );
+    assert_eq!(w.td.hist.corrected_eval(&pos, 10), 10 + on.correction_max);
     for _ in 0..1000 {
         w.td.hist.update_correction(w.settings, &pos, 20, -30);
     }
     assert_eq!(
-        w.td.hist.corrected_eval(w.settings, &pos, 10),
+        w.td.hist.corrected_eval(&pos, 10),
         -20 + 1,
         "within a centipawn of -30"
     );
     // The other side to move, or other pawns, have entries of their own.
     let after = pos.play_unchecked(pos.parse_uci("g1f3").expect("legal"));
-    assert_eq!(w.td.hist.corrected_eval(w.settings, &after, 10), 10);
+    assert_eq!(w.td.hist.corrected_eval(&after, 10), 10);
     let pawn_moved = pos.play_unchecked(pos.parse_uci("e2e4").expect("legal"));
     assert_ne!(correction_index(&pawn_moved), correction_index(&after));
 
@@ -846,21 +760,25 @@ fn correction_history_moves_the_static_evaluation_only_when_enabled() {
 }
 
 #[test]
-fn repetition_is_not_seen_through_a_null_move() {
+fn repetition_is_seen_among_the_game_keys() {
     let pos = Position::<Chess>::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 10 40").expect("valid");
     let evaluator = Evaluator::default_for(Chess::KIND);
     let settings = SearchParams::default();
     let shared = Shared::new(1);
     let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
-    // The same position four plies back, the position after a null move
-    // in between.
+    // The same position four plies back.
     let keys = [pos.key(), 11, 12, 13, pos.key()];
-    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &keys);
+    let w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &keys);
     assert!(w.is_repetition(&pos));
-    w.null_fence = Some(2);
-    assert!(!w.is_repetition(&pos));
-    w.null_fence = Some(0);
-    assert!(w.is_repetition(&pos), "the fence's own position counts");
+    let keys = [11, 12, pos.key(), 13, pos.key()];
+    let w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &keys);
+    assert!(w.is_repetition(&pos), "two plies back");
+    let keys = [11, 12, 13, pos.key(), pos.key()];
+    let w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &keys);
+    assert!(
+        !w.is_repetition(&pos),
+        "one ply back: the other side to move"
+    );
 }
 
 #[test]

@@ -186,9 +186,6 @@ pub struct Worker<'a, V: Variant> {
     pub(super) game_ply: usize,
     /// Keys of the game so far and the current search path.
     pub(super) keys: Vec<u64>,
-    /// Index in `keys` of the position after the innermost null move of
-    /// the current path, if any (with `repetition_null_fence`).
-    pub(super) null_fence: Option<usize>,
     /// Best root move of the current iteration so far and its score: a root
     /// move that was searched to the end and beat alpha.
     pub(super) root_best: Option<(Move, i32)>,
@@ -233,7 +230,6 @@ impl<'a, V: Variant> Worker<'a, V> {
             td,
             game_ply: history.len(),
             keys: history.to_vec(),
-            null_fence: None,
             root_best: None,
             root_depth: 0,
             stopped: false,
@@ -295,11 +291,7 @@ impl<'a, V: Variant> Worker<'a, V> {
     pub(super) fn is_repetition(&self, pos: &Position<V>) -> bool {
         let key = pos.key();
         let n = self.keys.len();
-        let mut window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
-        if let Some(fence) = self.null_fence {
-            // keys[fence] is the position after the last null move of the path.
-            window = window.min(n - 1 - fence);
-        }
+        let window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
         // keys[n - 1] is this position; look at the same side to move before it.
         let mut i = 2;
         while i <= window {

@@ -20,7 +20,7 @@
 //! weight. The king distances mean most in the endgame, so their tested
 //! values are endgame halves (`passed_king_own_eg`).
 
-use super::{idx, TermSink};
+use super::{group, idx, TermSink};
 use movegen::attacks::pawn_attacks;
 use movegen::{Bitboard, Color, Position, Role, Square, Variant};
 
@@ -71,13 +71,13 @@ pub(super) fn terms<V: Variant, A: TermSink>(
     let theirs = b.pieces(them, Role::Pawn);
     // Terms whose weights are all 0 are not worked out (the engine's
     // term sink says which; the tuner's wants them all).
-    let passed_extras = acc.wants(idx::PASSED_BLOCKED, 8)
-        || acc.wants(idx::PASSED_KING_OWN, 8)
-        || acc.wants(idx::PASSED_KING_THEIRS, 8);
-    let structure = acc.wants(idx::DOUBLED_PAWN, 1)
-        || acc.wants(idx::ISOLATED_PAWN, 1)
-        || acc.wants(idx::BACKWARD_PAWN, 1)
-        || acc.wants(idx::CONNECTED_PAWN, 8);
+    let passed_extras = acc.wants(group::PASSED_BLOCKED)
+        || acc.wants(group::PASSED_KING_OWN)
+        || acc.wants(group::PASSED_KING_THEIRS);
+    let structure = acc.wants(group::DOUBLED_PAWN)
+        || acc.wants(group::ISOLATED_PAWN)
+        || acc.wants(group::BACKWARD_PAWN)
+        || acc.wants(group::CONNECTED_PAWN);
     let (own_king, their_king) = (pos.king(color), pos.king(them));
     for sq in ours {
         let rank = sq.relative(color).rank() as usize;

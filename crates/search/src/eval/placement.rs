@@ -25,7 +25,7 @@
 //! pawns; its file and rank masks and its distance are the ones used here.
 
 use super::pawns::{adjacent_files, distance, ranks_ahead};
-use super::{idx, TermSink};
+use super::{group, idx, TermSink};
 use movegen::attacks::bishop_attacks;
 use movegen::{Bitboard, Color, Position, Role, Square, Variant};
 
@@ -45,7 +45,7 @@ pub(super) fn terms<V: Variant, A: TermSink>(
     let b = pos.board();
     let ours = b.pieces(color, Role::Pawn);
     let theirs = b.pieces(color.other(), Role::Pawn);
-    if acc.wants(idx::ROOK_FILE, 2) {
+    if acc.wants(group::ROOK_FILE) {
         for sq in b.pieces(color, Role::Rook) {
             let file = Bitboard::file(sq.file());
             if (file & ours).is_empty() {
@@ -54,7 +54,7 @@ pub(super) fn terms<V: Variant, A: TermSink>(
             }
         }
     }
-    if acc.wants(idx::OUTPOST, 2) {
+    if acc.wants(group::OUTPOST) {
         for (slot, role) in [Role::Knight, Role::Bishop].into_iter().enumerate() {
             for sq in b.pieces(color, role) & our_pawn_attacks {
                 let rank = sq.relative(color).rank();
@@ -67,7 +67,7 @@ pub(super) fn terms<V: Variant, A: TermSink>(
         }
     }
     let pawns = ours | theirs;
-    if acc.wants(idx::MINOR_BEHIND_PAWN, 2) {
+    if acc.wants(group::MINOR_BEHIND_PAWN) {
         // Squares right behind a pawn, seen from `color`'s side.
         let behind_pawns = pawns.shift_up(!color.is_white());
         for (slot, role) in [Role::Knight, Role::Bishop].into_iter().enumerate() {
@@ -77,7 +77,7 @@ pub(super) fn terms<V: Variant, A: TermSink>(
             }
         }
     }
-    if acc.wants(idx::KING_PROTECTOR, 2) {
+    if acc.wants(group::KING_PROTECTOR) {
         if let Some(king) = pos.king(color) {
             for (slot, role) in [Role::Knight, Role::Bishop].into_iter().enumerate() {
                 let far: i32 = b.pieces(color, role).map(|sq| distance(sq, king)).sum();
@@ -87,7 +87,7 @@ pub(super) fn terms<V: Variant, A: TermSink>(
             }
         }
     }
-    if acc.wants(idx::LONG_DIAGONAL_BISHOP, 1) {
+    if acc.wants(group::LONG_DIAGONAL_BISHOP) {
         let count = b
             .pieces(color, Role::Bishop)
             .filter(|&sq: &Square| (bishop_attacks(sq, pawns) & CENTER).more_than_one())

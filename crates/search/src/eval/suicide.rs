@@ -7,13 +7,6 @@
 //! - piece count: every piece, whatever its kind, counted against its owner,
 //!   beside material (with equal material weights material itself would come
 //!   to a count; this term lets the tuner weigh count and value apart);
-//! - piece value share: the non-pawn material of a side (exchange values)
-//!   divided by its number of pieces, a bonus to its owner: a side with
-//!   few pieces, some of them strong, can still choose where to give them
-//!   away (Fairy-Stockfish's losing-chess bonus); 0 by default: at 3,
-//!   about Fairy-Stockfish's scale, H0 at -27 Elo in suicide, in the
-//!   endgame half alone H0 at -27 too, and in losers +5 undecided after
-//!   3000 games (data/sprt/log.csv);
 //! - legal mobility of both sides: the number of legal moves (a forced
 //!   capture leaves only the captures) of each side, the mover's and the
 //!   opponent's, so a position where the opponent has one move, the forced
@@ -30,11 +23,7 @@
 //! - offer squares: the empty squares each side can move to that the
 //!   opponent attacks, each a way to force a capture on the opponent
 //!   (Fairy-Stockfish's must-capture threat bonus), counted from the same
-//!   attack sets; and apart, those of them the side does not attack twice
-//!   (`unbacked_offer_squares`: after the opponent's forced capture there
-//!   the side is not bound to take back; Fairy-Stockfish's second bonus;
-//!   0 by default: at 100 beside the offer squares' 200 +6.4 Elo,
-//!   undecided at 2000 games, at 200 H0).
+//!   attack sets.
 //!
 //! - forced capture: a side that attacks an enemy piece must take one on
 //!   its turn, by the number of its targets (0 to 3 and more) the opponent
@@ -59,8 +48,7 @@
 //! data/sprt/log.csv.
 
 use super::threats::Attacks;
-use super::{idx, TermSink};
-use crate::see::see_value;
+use super::{group, idx, TermSink};
 use movegen::attacks::pawn_attacks;
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
@@ -78,20 +66,14 @@ pub(super) fn terms<V: Variant, A: TermSink>(
     if count != 0 {
         acc.add(idx::PIECE_COUNT, -count);
     }
-    if acc.wants(idx::PIECE_VALUE_SHARE, 1) {
-        let share = piece_value_share(pos, Color::White) - piece_value_share(pos, Color::Black);
-        if share != 0 {
-            acc.add(idx::PIECE_VALUE_SHARE, share);
-        }
-    }
-    if acc.wants(idx::FORCED_MOBILITY, 1) {
+    if acc.wants(group::FORCED_MOBILITY) {
         let [white, black] = forced.map(ForcedMoves::count);
         if white != black {
             acc.add(idx::FORCED_MOBILITY, white - black);
         }
     }
     // Two move generations: not when the weight is 0 (losers' default).
-    if !acc.wants(idx::LEGAL_MOBILITY, 1) {
+    if !acc.wants(group::LEGAL_MOBILITY) {
         return;
     }
     // The side not to move's moves: its position after a pass (suicide has
@@ -107,25 +89,6 @@ pub(super) fn terms<V: Variant, A: TermSink>(
     if mobility != 0 {
         acc.add(idx::LEGAL_MOBILITY, mobility);
     }
-}
-
-/// The non-pawn material of `color` (knights, bishops, rooks and queens at
-/// their exchange values, [`see_value`]) divided among all its pieces, the
-/// king and pawns included: high for a side left with few pieces of which
-/// some are strong, 0 for one of pawns and a king. A bonus to its owner in
-/// Fairy-Stockfish's losing-chess evaluation.
-pub(super) fn piece_value_share<V: Variant>(pos: &Position<V>, color: Color) -> i32 {
-    let b = pos.board();
-    let own = b.color(color);
-    let pieces = own.count() as i32;
-    if pieces == 0 {
-        return 0;
-    }
-    let material: i32 = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-        .into_iter()
-        .map(|role| (own & b.role(role)).count() as i32 * see_value(role))
-        .sum();
-    material / pieces
 }
 
 /// The moves one side would have under the forced-capture rule, counted
@@ -189,30 +152,18 @@ impl ForcedMoves {
     }
 }
 
-/// The offer squares of one side, as [`offer_squares`] counts them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct OfferSquares {
-    /// The empty squares the side can move to that the opponent attacks.
-    pub all: i32,
-    /// Those of them the side does not attack twice: after the opponent's
-    /// forced capture there, the side is not bound to take back on it.
-    pub unbacked: i32,
-}
-
 /// The empty squares `color` can move to that the opponent attacks: each is
 /// a move that forces the opponent to capture (Fairy-Stockfish's bonus "if
-/// we threaten to force captures", and its second bonus for those `color`
-/// does not attack twice). `reached` holds the attack sets of `color`'s
-/// pieces by role and `ours` its attacks, as `eval_terms` gathered them; a
+/// we threaten to force captures"). `reached` holds the attack sets of
+/// `color`'s pieces by role, as `eval_terms` gathered them; a
 /// pawn offers on its pushes. In losers the king cannot step into an
 /// attack, so its moves are left out; in suicide it is an ordinary piece.
 pub(super) fn offer_squares<V: Variant>(
     pos: &Position<V>,
     color: Color,
     reached: &[Bitboard; 7],
-    ours: &Attacks,
     their_attacks: Bitboard,
-) -> OfferSquares {
+) -> i32 {
     let b = pos.board();
     let empty = !b.occupied();
     let mut to = pawn_push_squares(b.pieces(color, Role::Pawn), color, empty);
@@ -221,11 +172,7 @@ pub(super) fn offer_squares<V: Variant>(
             to |= reached[role.index()];
         }
     }
-    let offers = to & empty & their_attacks;
-    OfferSquares {
-        all: offers.count() as i32,
-        unbacked: (offers & !ours.twice).count() as i32,
-    }
+    (to & empty & their_attacks).count() as i32
 }
 
 /// The forced capture: each side that attacks an enemy piece must capture
@@ -299,19 +246,6 @@ mod tests {
         assert_eq!(features(&pos)[idx::LEGAL_MOBILITY], 1 - 2);
     }
 
-    #[test]
-    fn piece_value_share_divides_the_pieces_value_among_all_pieces() {
-        // White: rooks a1 b1, knight c1, king d1: 500 + 500 + 300 over 4
-        // pieces. Black: queen a8, pawns a7 b7: 900 over 3.
-        let pos = Position::<Suicide>::from_fen("q7/pp6/8/8/8/8/8/RRNK4 w - - 0 1").unwrap();
-        assert_eq!(super::piece_value_share(&pos, Color::White), 325);
-        assert_eq!(super::piece_value_share(&pos, Color::Black), 300);
-        assert_eq!(features(&pos)[idx::PIECE_VALUE_SHARE], 25);
-        // Pawns and a king alone share nothing; a bishop alone is all of it.
-        let pos = Position::<Suicide>::from_fen("8/8/3b4/8/8/8/PP6/K7 w - - 0 1").unwrap();
-        assert_eq!(features(&pos)[idx::PIECE_VALUE_SHARE], -300);
-    }
-
     /// The positions of 40 pseudo-random suicide games of at most 120 plies
     /// from the start (each with a move to play), the moves drawn from `seed`.
     fn playout_positions(seed: u64) -> Vec<Position<Suicide>> {
@@ -370,25 +304,17 @@ mod tests {
     #[test]
     fn offer_squares_are_the_attacked_destinations_of_quiet_moves() {
         let quiet = |p: &Position<Suicide>| p.legal_moves().iter().all(|&m| !p.is_capture(m));
-        // The offer squares and, of them, those the mover attacks at most
-        // once (unbacked).
+        // The offer squares: the destinations an enemy piece attacks.
         let offers = |p: &Position<Suicide>| {
             let occ = p.board().occupied();
-            let (us, them) = (p.turn(), p.turn().other());
+            let them = p.turn().other();
             let to = p
                 .legal_moves()
                 .iter()
                 .fold(Bitboard(0), |to, m| to | Bitboard::from_square(m.to()));
-            let offered: Vec<_> = to
-                .filter(|&sq| p.attackers_to(sq, them, occ).any())
-                .collect();
-            let unbacked = offered
-                .iter()
-                .filter(|&&sq| p.attackers_to(sq, us, occ).count() < 2)
-                .count();
-            (offered.len() as i32, unbacked as i32)
+            to.filter(|&sq| p.attackers_to(sq, them, occ).any()).count() as i32
         };
-        let (mut checked, mut nonzero, mut unbacked_uneven) = (0, 0, 0);
+        let (mut checked, mut nonzero) = (0, 0);
         for pos in playout_positions(2) {
             let waiting = pos.play_null().expect("a pass in a game not over");
             if pos.castling_rights() == 0 && quiet(&pos) && quiet(&waiting) {
@@ -398,16 +324,9 @@ mod tests {
                     (offers(&waiting), offers(&pos))
                 };
                 let f = features(&pos);
-                assert_eq!(f[idx::OFFER_SQUARES], white.0 - black.0, "{}", pos.fen());
-                assert_eq!(
-                    f[idx::UNBACKED_OFFER_SQUARES],
-                    white.1 - black.1,
-                    "{}",
-                    pos.fen()
-                );
+                assert_eq!(f[idx::OFFER_SQUARES], white - black, "{}", pos.fen());
                 checked += 1;
-                nonzero += i32::from(white.0 != black.0);
-                unbacked_uneven += i32::from(white.1 != black.1 && white.1 != white.0);
+                nonzero += i32::from(white != black);
             }
         }
         assert!(checked > 200, "only {checked} positions checked");
@@ -415,7 +334,6 @@ mod tests {
             nonzero > checked / 4,
             "only {nonzero} uneven positions of {checked}"
         );
-        assert!(unbacked_uneven > 0, "no position told the two counts apart");
     }
 
     #[test]

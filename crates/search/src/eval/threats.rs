@@ -12,21 +12,10 @@
 //!   enemy pawn defends it): a smaller piece attacking a larger one wins
 //!   material or a tempo, the larger attacking a smaller one pins it down.
 //!
-//! - `threat_by_pawn_push`: enemy pieces (not pawns) a pawn of the side
-//!   would attack after one push (one step, or two from its start rank) to
-//!   an empty square no enemy pawn attacks and the enemy does not attack
-//!   more safely than the side: the square is attacked by no enemy piece,
-//!   or by one of the side's too (Stockfish's `ThreatByPawnPush`); one
-//!   weight.
-//!
 //! - `restricted_piece`: squares both sides attack that the enemy does not
 //!   protect strongly (by a pawn, or twice where the side attacks once), so
 //!   the enemy's pieces that reach them do so under fire (Stockfish's
 //!   `RestrictedPiece`); one weight.
-//! - `threat_by_king`: 1 when the side's royal king attacks an enemy piece
-//!   (pawns too) that is not strongly protected, the king's one way of
-//!   winning material (Stockfish's `ThreatByKing`); not in atomic, where
-//!   a king cannot capture.
 //! - `weak_queen_protection`: enemy pieces (not a royal king) the side
 //!   attacks, that the enemy does not protect strongly and that its queen
 //!   defends: the queen is tied to them (Stockfish's `WeakQueenProtection`).
@@ -42,8 +31,8 @@
 //! piece (no pins, no x-rays), gathered by [`super::eval_terms`] while it
 //! counts mobility.
 
-use super::{idx, TermSink};
-use movegen::attacks::{bishop_attacks, knight_attacks, pawn_attacks, piece_attacks, rook_attacks};
+use super::{group, idx, TermSink};
+use movegen::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
 /// Attacks of one side: by its pawns, and by all its pieces.
@@ -60,32 +49,28 @@ pub(super) struct Attacks {
     /// Squares two or more of its pieces attack (Stockfish's
     /// `attackedBy2`): where a capture can be answered by a recapture.
     /// Gathered only for its readers: where captures are forced (the forced
-    /// capture, the unbacked offer squares), in threecheck when its weak
-    /// ring squares are weighed, and for the king flank attack, the
-    /// restricted pieces, the threat by the king and the threats around
-    /// the queen (empty elsewhere).
+    /// capture), and for the king flank attack, the restricted pieces and
+    /// the threats around the queen (empty elsewhere).
     pub twice: Bitboard,
 }
 
 /// Whether `acc` weighs any threat term: the one place that lists them,
 /// so a term weighed alone is never skipped.
 pub(super) fn wanted<A: TermSink>(acc: &A) -> bool {
-    acc.wants(idx::THREAT_BY_PAWN, 7)
-        || acc.wants(idx::HANGING, 7)
-        || acc.wants(idx::THREAT_BY_MINOR, 7)
-        || acc.wants(idx::THREAT_BY_ROOK, 7)
-        || acc.wants(idx::THREAT_BY_PAWN_PUSH, 1)
+    acc.wants(group::THREAT_BY_PAWN)
+        || acc.wants(group::HANGING)
+        || acc.wants(group::THREAT_BY_MINOR)
+        || acc.wants(group::THREAT_BY_ROOK)
         || wants_twice(acc)
 }
 
 /// Whether `acc` weighs a threat term that asks which squares a side
 /// protects strongly, and so needs both sides' [`Attacks::twice`].
 pub(super) fn wants_twice<A: TermSink>(acc: &A) -> bool {
-    acc.wants(idx::RESTRICTED_PIECE, 1)
-        || acc.wants(idx::THREAT_BY_KING, 1)
-        || acc.wants(idx::WEAK_QUEEN_PROTECTION, 1)
-        || acc.wants(idx::KNIGHT_ON_QUEEN, 1)
-        || acc.wants(idx::SLIDER_ON_QUEEN, 1)
+    acc.wants(group::RESTRICTED_PIECE)
+        || acc.wants(group::WEAK_QUEEN_PROTECTION)
+        || acc.wants(group::KNIGHT_ON_QUEEN)
+        || acc.wants(group::SLIDER_ON_QUEEN)
 }
 
 /// Adds the threat terms of both sides to `acc` (White's view); `attacks`
@@ -98,24 +83,16 @@ pub(super) fn terms<V: Variant, A: TermSink>(
     acc: &mut A,
 ) {
     let b = pos.board();
-    let by_pieces = acc.wants(idx::THREAT_BY_MINOR, 7) || acc.wants(idx::THREAT_BY_ROOK, 7);
-    let by_push = acc.wants(idx::THREAT_BY_PAWN_PUSH, 1);
-    let restricted_wanted = acc.wants(idx::RESTRICTED_PIECE, 1);
-    let by_king = V::ROYAL && !V::ATOMIC && acc.wants(idx::THREAT_BY_KING, 1);
-    let weak_queen_wanted = acc.wants(idx::WEAK_QUEEN_PROTECTION, 1);
-    let on_queen_wanted = acc.wants(idx::KNIGHT_ON_QUEEN, 1) || acc.wants(idx::SLIDER_ON_QUEEN, 1);
+    let by_pieces = acc.wants(group::THREAT_BY_MINOR) || acc.wants(group::THREAT_BY_ROOK);
+    let restricted_wanted = acc.wants(group::RESTRICTED_PIECE);
+    let weak_queen_wanted = acc.wants(group::WEAK_QUEEN_PROTECTION);
+    let on_queen_wanted = acc.wants(group::KNIGHT_ON_QUEEN) || acc.wants(group::SLIDER_ON_QUEEN);
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
-        if by_push {
-            let count = pawn_push_threats(pos, color, attacks);
-            if count != 0 {
-                acc.add(idx::THREAT_BY_PAWN_PUSH, sign * count);
-            }
-        }
         let victim = color.other();
         let ours = &attacks[color.index()];
         let defended = attacks[victim.index()].all;
-        let held = if restricted_wanted || by_king || weak_queen_wanted || on_queen_wanted {
+        let held = if restricted_wanted || weak_queen_wanted || on_queen_wanted {
             strongly_protected(attacks, victim)
         } else {
             Bitboard(0)
@@ -141,22 +118,10 @@ pub(super) fn terms<V: Variant, A: TermSink>(
                 acc,
             );
         }
-        if restricted_wanted || by_king {
-            let unsafe_for_them = ours.all & !held;
-            if restricted_wanted {
-                let restricted = (unsafe_for_them & defended).count() as i32;
-                if restricted != 0 {
-                    acc.add(idx::RESTRICTED_PIECE, sign * restricted);
-                }
-            }
-            if by_king {
-                if let Some(k) = pos.king(color) {
-                    let reach = piece_attacks::<V>(Role::King, k, b.occupied());
-                    let targets = b.color(victim) & !b.pieces(victim, Role::King);
-                    if (reach & unsafe_for_them & targets).any() {
-                        acc.add(idx::THREAT_BY_KING, sign);
-                    }
-                }
+        if restricted_wanted {
+            let restricted = (ours.all & !held & defended).count() as i32;
+            if restricted != 0 {
+                acc.add(idx::RESTRICTED_PIECE, sign * restricted);
             }
         }
         for role in Role::ALL {
@@ -245,32 +210,6 @@ fn strongly_protected(attacks: &[Attacks; 2], color: Color) -> Bitboard {
     own.pawns | (own.twice & !attacks[color.other().index()].twice)
 }
 
-/// The enemy pieces (not pawns, not a royal king) that a pawn of `color`
-/// would attack after a safe push (`threat_by_pawn_push`, see the module
-/// doc); `attacks` is indexed by colour.
-fn pawn_push_threats<V: Variant>(pos: &Position<V>, color: Color, attacks: &[Attacks; 2]) -> i32 {
-    let b = pos.board();
-    let white = color.is_white();
-    let empty = !b.occupied();
-    let ours = &attacks[color.index()];
-    let theirs = &attacks[color.other().index()];
-    let one = b.pieces(color, Role::Pawn).shift_up(white) & empty;
-    // A pawn that has just made its first step from the start rank may step
-    // again: the third rank from its side.
-    let third = Bitboard::rank(if white { 2 } else { 5 });
-    let pushed =
-        (one | ((one & third).shift_up(white) & empty)) & !theirs.pawns & (!theirs.all | ours.all);
-    let mut victims = b.color(color.other()) & !b.pieces(color.other(), Role::Pawn);
-    if V::ROYAL {
-        victims &= !b.pieces(color.other(), Role::King);
-    }
-    if victims.is_empty() {
-        return 0;
-    }
-    let threatened = pushed.fold(Bitboard(0), |t, sq| t | pawn_attacks(color, sq));
-    (threatened & victims).count() as i32
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::{features, idx};
@@ -294,23 +233,6 @@ mod tests {
     }
 
     #[test]
-    fn pawn_push_threats_count_the_pieces_a_safe_push_would_attack() {
-        // White pushes: c2-c3 (safe; c3 would attack the knight on d4) and
-        // e2-e3 (safe; the knight on d4 and the rook on f4), but not c2-c4
-        // (the bishop on d5 attacks c4, nothing of White's does), e2-e4 (the
-        // pawn on f5 attacks e4) or g2-g3 and g2-g4 (the pawns on h4 and f5
-        // attack them). Distinct victims: d4 and f4. Black's pushes: f5-f4
-        // is blocked, h4-h3 is attacked by the pawn on g2.
-        let pos =
-            Position::<Chess>::from_fen("4k3/8/8/3b1p2/3n1r1p/8/2P1P1P1/4K3 w - - 0 1").unwrap();
-        assert_eq!(features(&pos)[idx::THREAT_BY_PAWN_PUSH], 2);
-        // Colours swapped (the position mirrored): the count is Black's.
-        let pos =
-            Position::<Chess>::from_fen("4k3/2p1p1p1/8/3N1R1P/3B1P2/8/8/4K3 b - - 0 1").unwrap();
-        assert_eq!(features(&pos)[idx::THREAT_BY_PAWN_PUSH], -2);
-    }
-
-    #[test]
     fn restricted_squares_count_what_both_attack_and_the_enemy_does_not_hold_strongly() {
         // White's rook on a4 and Black's rook on b8 both attack a8 and b4,
         // neither side twice: each side restricts the other on both, a
@@ -322,20 +244,6 @@ mod tests {
         // it.
         let pos = Position::<Chess>::from_fen("1r5k/8/8/p7/R7/8/8/4K3 w - - 0 1").unwrap();
         assert_eq!(features(&pos)[idx::RESTRICTED_PIECE], -1);
-    }
-
-    #[test]
-    fn threat_by_king_is_a_king_attacking_a_piece_not_strongly_protected() {
-        // The white king on e4 attacks the black pawn on d5, which nothing
-        // defends; Black's king on h8 attacks nothing of White's.
-        let pos = Position::<Chess>::from_fen("7k/8/8/3p4/4K3/8/8/8 w - - 0 1").unwrap();
-        assert_eq!(features(&pos)[idx::THREAT_BY_KING], 1);
-        // A pawn on c6 defends it: no threat.
-        let pos = Position::<Chess>::from_fen("7k/8/2p5/3p4/4K3/8/8/8 w - - 0 1").unwrap();
-        assert_eq!(features(&pos)[idx::THREAT_BY_KING], 0);
-        // Colours swapped: the threat is Black's.
-        let pos = Position::<Chess>::from_fen("8/8/8/4k3/3P4/8/8/7K b - - 0 1").unwrap();
-        assert_eq!(features(&pos)[idx::THREAT_BY_KING], -1);
     }
 
     #[test]

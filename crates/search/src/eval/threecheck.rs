@@ -14,15 +14,7 @@
 //! - guarded checks: the other check squares, those the king's side
 //!   attacks, by the same numbers (a check there can be answered by a
 //!   capture but is still a check given; Fairy-Stockfish's "unsafe checks",
-//!   weighed double in threecheck's king danger).
-//!
-//! - weak ring squares: the squares around the king that the enemy attacks
-//!   and the king's side defends at most once, and then only by its king or
-//!   queen or not at all (Fairy-Stockfish's `weak` squares of the king ring,
-//!   which it weighs double in threecheck), again by the checks the
-//!   attacker still needs; 0 by default: near the king danger's weights
-//!   and at half of them it showed nothing in about 1200 games each
-//!   (+1.4, -1.8 Elo; data/sprt/log.csv).
+//!   weighed double in threecheck's king danger; 0 by default).
 //!
 //! The first two are in the defaults since their SPRT passed (+24.6 Elo [12.7,
 //! 36.5], H1 in 2821 games at 5000 nodes; data/sprt/log.csv); counting
@@ -38,9 +30,8 @@
 //! [`super::EvalParams::default_for`].
 
 use super::king_attack::CheckSquares;
-use super::threats::Attacks;
 use super::{idx, TermSink};
-use movegen::{Bitboard, Color, Position, Role, Variant};
+use movegen::{Color, Position, Variant};
 
 /// What the evaluation's walk counted against one king, read by
 /// [`king_terms`].
@@ -50,23 +41,6 @@ pub(super) struct KingCounts {
     pub danger: i32,
     /// Its check squares ([`super::king_attack::check_squares`]).
     pub checks: CheckSquares,
-    /// Its weak ring squares ([`weak_ring`]).
-    pub weak: i32,
-}
-
-/// The weak squares of a king's ring `zone`: attacked by the enemy (whose
-/// attacks are `enemy`), not attacked twice by the king's side (`own`, its
-/// pieces' squares by role in `own_reached`), and attacked by it not at all
-/// or only by its king or queen, defenders that cannot hold a square alone.
-pub(super) fn weak_ring(
-    zone: Bitboard,
-    own: &Attacks,
-    own_reached: &[Bitboard; 7],
-    enemy: Bitboard,
-) -> i32 {
-    let poor_defence =
-        !own.all | own_reached[Role::King.index()] | own_reached[Role::Queen.index()];
-    (zone & enemy & !own.twice & poor_defence).count() as i32
 }
 
 /// Adds the threecheck terms of the king of `color` to `acc` (White's view:
@@ -86,7 +60,6 @@ pub(super) fn king_terms<V: Variant, A: TermSink>(
         (idx::KING_DANGER_CHECKS_LEFT, king.danger),
         (idx::SAFE_CHECKS, king.checks.safe),
         (idx::GUARDED_CHECKS, king.checks.guarded),
-        (idx::WEAK_RING, king.weak),
     ] {
         if count != 0 {
             acc.add(first + needed, -sign * count);
@@ -96,60 +69,9 @@ pub(super) fn king_terms<V: Variant, A: TermSink>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::for_playout_positions;
     use super::super::{features, idx};
     use movegen::variants::ThreeCheck;
-    use movegen::{Bitboard, Color, Position, Role};
-
-    /// The weak ring squares of the king of `color`, square by square from
-    /// the attackers of each (the slow reference of [`super::weak_ring`]).
-    fn weak_ring_by_squares(pos: &Position<ThreeCheck>, color: Color) -> i32 {
-        let Some(k) = pos.king(color) else {
-            return 0;
-        };
-        let b = pos.board();
-        let occ = b.occupied();
-        let strong = !(b.pieces(color, Role::King) | b.pieces(color, Role::Queen));
-        movegen::attacks::king_attacks(k)
-            .filter(|&sq| {
-                let defenders = pos.attackers_to(sq, color, occ);
-                pos.attackers_to(sq, color.other(), occ).any()
-                    && defenders.count() <= 1
-                    && (defenders & strong) == Bitboard(0)
-            })
-            .count() as i32
-    }
-
-    #[test]
-    fn weak_ring_squares_are_those_defended_at_most_once_and_by_king_or_queen() {
-        // The black queen on e3 attacks d2, e2 and f2 around the king on e1,
-        // which alone defends them; Black needs 1 check.
-        let pos = Position::<ThreeCheck>::from_fen("4k3/8/8/8/8/4q3/8/4K3 w - - 3+1 0 1").unwrap();
-        assert_eq!(features(&pos)[idx::WEAK_RING + 1], -3);
-        // A knight on c3 defends e2 a second time, and d1 (not attacked).
-        let pos =
-            Position::<ThreeCheck>::from_fen("4k3/8/8/8/8/2N1q3/8/4K3 w - - 3+1 0 1").unwrap();
-        assert_eq!(features(&pos)[idx::WEAK_RING + 1], -2);
-        // A rook on a2 defends d2, e2 and f2 beside the king: none is weak.
-        let pos = Position::<ThreeCheck>::from_fen("4k3/8/8/8/8/4q3/R7/4K3 w - - 3+1 0 1").unwrap();
-        assert_eq!(features(&pos)[idx::WEAK_RING + 1], 0);
-    }
-
-    #[test]
-    fn weak_ring_matches_the_square_by_square_count() {
-        let mut seen = 0;
-        for_playout_positions::<ThreeCheck>(|pos| {
-            let (w, b) = (
-                weak_ring_by_squares(pos, Color::White),
-                weak_ring_by_squares(pos, Color::Black),
-            );
-            let f = features(pos);
-            let got: i32 = f[idx::WEAK_RING..idx::WEAK_RING + 4].iter().sum();
-            assert_eq!(got, b - w, "{}", pos.fen());
-            seen += w + b;
-        });
-        assert!(seen > 0, "no position had a weak ring square");
-    }
+    use movegen::Position;
 
     #[test]
     fn safe_checks_are_counted_by_the_checks_the_checker_still_needs() {
