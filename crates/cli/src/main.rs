@@ -26,6 +26,7 @@ mod perft_compare;
 mod perft_merge;
 mod pgn_score;
 mod resources;
+mod train;
 mod tune;
 mod uci;
 mod variant_arg;
@@ -81,6 +82,9 @@ enum Command {
     Label(label::Args),
     /// Tune evaluation weights: Texel (from positions) or SPSA (from games).
     Tune(tune::Args),
+    /// Train a neural network (NNUE) for one game from packed positions, on
+    /// the CPU: AdamW, checkpoints and --resume, a CSV trace and its plot.
+    Train(train::Args),
 }
 
 fn main() -> ExitCode {
@@ -105,6 +109,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Label(args)) => label::run(args),
         Some(Command::Tune(args)) => tune::run(args),
+        Some(Command::Train(args)) => train::run(args),
         Some(Command::Moves(args)) => moves::run(args),
         Some(Command::Uci(args)) => uci::run(args),
         Some(Command::Xboard(args)) => xboard::run(args),

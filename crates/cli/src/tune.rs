@@ -283,7 +283,8 @@ fn save_with_comment(params: &EvalParams, path: &Path, comment: &str) -> anyhow:
     std::fs::write(path, text).map_err(|e| anyhow!("{}: {e}", path.display()))
 }
 
-fn threads_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+/// A rayon pool of `--threads` threads (default: all cores).
+pub(crate) fn threads_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
     let threads = crate::resources::threads("--threads", threads)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -300,6 +300,7 @@ fn variant_help_lists_the_registry() {
         &["openings"],
         &["tune", "texel"],
         &["tune", "spsa"],
+        &["train"],
     ] {
         let text = ok_stdout(&varia(&[sub, &["--help"]].concat()));
         // The option's line and its continuation, up to the next option.

@@ -17,6 +17,7 @@ pub mod eval;
 pub mod evaluator;
 pub mod input;
 pub mod limits;
+pub mod nnue;
 pub mod params;
 pub mod protocol;
 pub mod score;

@@ -16,6 +16,9 @@
 //!   fishtest/OpenBench schedule, generic over the objective (games between
 //!   `theta + c*delta` and `theta - c*delta` in practice, a toy function in tests).
 //! - [`spsa_uci`]: the same SPSA over an external UCI engine's spin options.
+//! - [`train`]: training the engine's neural network ([`search::nnue`]) on
+//!   packed positions ([`packed`]) on the CPU, with AdamW, checkpoints and an
+//!   exact resume.
 //! - [`trace`] and [`plot`]: one CSV row per iteration, and an SVG of the loss
 //!   and the weights over iterations.
 
@@ -23,6 +26,7 @@
 
 pub mod datagen;
 pub mod label;
+pub mod packed;
 pub mod plot;
 pub mod positions;
 pub mod qleaf;
@@ -31,6 +35,7 @@ pub mod spsa;
 pub mod spsa_uci;
 pub mod texel;
 pub mod trace;
+pub mod train;
 mod workers;
 
 /// A one-line error of the tuner (file and line included where there is one).
@@ -160,6 +165,36 @@ pub enum Error {
     /// A match objective ended without games.
     #[error("no games were played")]
     NoGames,
+    /// A packed training-position file that cannot be read.
+    #[error(transparent)]
+    Packed(#[from] packed::PackedError),
+    /// A net file that cannot be read or written.
+    #[error(transparent)]
+    Net(#[from] search::nnue::NetError),
+    /// A training data file of another game.
+    #[error("{file}: positions of {found}, not of {expected}")]
+    DataGame {
+        /// The file.
+        file: String,
+        /// The game it holds.
+        found: movegen::VariantKind,
+        /// The game being trained.
+        expected: movegen::VariantKind,
+    },
+    /// No training positions.
+    #[error("no training positions (the data files are empty, or all held out for validation)")]
+    NoTrainingData,
+    /// A training setting that cannot be used.
+    #[error("{0}")]
+    TrainSetting(String),
+    /// A training checkpoint that cannot be resumed.
+    #[error("{file}: {message}")]
+    Checkpoint {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
     /// The failure of a caller's callback (an objective, an observer).
     #[error("{0}")]
     Callback(Box<dyn std::error::Error + Send + Sync>),

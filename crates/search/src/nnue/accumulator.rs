@@ -1,0 +1,338 @@
+//! Quantised inference: the first layer's sums for both perspectives, kept
+//! up to date along a line of play, and the output layer.
+//!
+//! An update does not look at the move: it diffs the parent's and the
+//! child's boards role by role (14 bitboard XORs) and the check counters, then
+//! subtracts the rows of the inputs that went away and adds those that
+//! appeared. Captures, promotions, castling, en passant, atomic explosions
+//! (several pieces at once), suicide's king captures and king promotions and
+//! null moves (no change at all) are therefore one code path, which a test
+//! pins to a fresh [`Accumulator::refresh`] after every move of random
+//! playouts of all six games. Sums are `i16` with wrapping arithmetic: the
+//! order of the additions cannot matter, and the final sums fit (at most 34
+//! active inputs of at most `1.98 * QA` plus a bias).
+
+use super::features::{check_feature, for_each_active, has_check_inputs, piece_feature};
+use super::network::{Activation, Network};
+use super::{QA, QB, SCALE};
+use movegen::{Color, Piece, Position, Variant};
+
+/// The first layer's sums of one position for both perspectives: `H` values
+/// from White's view, then `H` from Black's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    values: Box<[i16]>,
+}
+
+impl Accumulator {
+    /// The accumulator of `pos` for `net`, computed from scratch.
+    pub fn new<V: Variant>(net: &Network, pos: &Position<V>) -> Accumulator {
+        let mut acc = Accumulator {
+            values: vec![0; 2 * net.hidden].into_boxed_slice(),
+        };
+        acc.refresh(net, pos);
+        acc
+    }
+
+    /// Recomputes the sums of `pos` from scratch (the bias plus every active
+    /// input's row).
+    pub fn refresh<V: Variant>(&mut self, net: &Network, pos: &Position<V>) {
+        let h = net.hidden;
+        debug_assert_eq!(self.values.len(), 2 * h);
+        for c in Color::ALL {
+            let out = &mut self.values[c.index() * h..(c.index() + 1) * h];
+            out.copy_from_slice(&net.ft_bias);
+            for_each_active(pos, c, |f| add(out, net.feature_row(f)));
+        }
+    }
+
+    /// Turns the sums of `parent` (which `self` holds) into those of
+    /// `child`, any position reached from it (a move, a null move, or
+    /// several moves).
+    pub fn update<V: Variant>(&mut self, net: &Network, parent: &Position<V>, child: &Position<V>) {
+        let h = net.hidden;
+        let (before, after) = (parent.board(), child.board());
+        for color in Color::ALL {
+            for &role in V::ROLES {
+                let (b, a) = (before.pieces(color, role), after.pieces(color, role));
+                let piece = Piece { color, role };
+                for sq in b & !a {
+                    for p in Color::ALL {
+                        let f = piece_feature(p, piece, sq);
+                        sub(
+                            &mut self.values[p.index() * h..(p.index() + 1) * h],
+                            net.feature_row(f),
+                        );
+                    }
+                }
+                for sq in a & !b {
+                    for p in Color::ALL {
+                        let f = piece_feature(p, piece, sq);
+                        add(
+                            &mut self.values[p.index() * h..(p.index() + 1) * h],
+                            net.feature_row(f),
+                        );
+                    }
+                }
+            }
+        }
+        if has_check_inputs(V::KIND) {
+            for color in Color::ALL {
+                let (b, a) = (
+                    parent.checks_remaining(color),
+                    child.checks_remaining(color),
+                );
+                if a != b {
+                    for p in Color::ALL {
+                        let acc = &mut self.values[p.index() * h..(p.index() + 1) * h];
+                        sub(acc, net.feature_row(check_feature(p, color, b)));
+                        add(acc, net.feature_row(check_feature(p, color, a)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sets `self` to the sums of `child` from `parent_acc`, the sums of
+    /// `parent` (a search stack's push: no allocation).
+    pub fn update_from<V: Variant>(
+        &mut self,
+        net: &Network,
+        parent_acc: &Accumulator,
+        parent: &Position<V>,
+        child: &Position<V>,
+    ) {
+        self.values.copy_from_slice(&parent_acc.values);
+        self.update(net, parent, child);
+    }
+
+    /// The `H` sums seen from `perspective`.
+    pub fn perspective(&self, perspective: Color) -> &[i16] {
+        let h = self.values.len() / 2;
+        &self.values[perspective.index() * h..(perspective.index() + 1) * h]
+    }
+}
+
+#[inline]
+fn add(acc: &mut [i16], row: &[i16]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+#[inline]
+fn sub(acc: &mut [i16], row: &[i16]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+impl Network {
+    /// The evaluation in centipawns from `side_to_move`'s view of the
+    /// position whose sums `acc` holds.
+    ///
+    /// CReLU: `sum(clamp(a, 0, QA) * w)` is in units of `QA * QB`. SCReLU:
+    /// `sum(clamp(a, 0, QA)^2 * w)` is in units of `QA^2 * QB`, divided by
+    /// `QA` first. Then the output bias (in `QA * QB`) is added and the
+    /// result scaled by `SCALE / (QA * QB)`. Sums are `i64`: with H up to
+    /// 4096 an SCReLU sum can pass `i32`.
+    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        let h = self.hidden;
+        let us = acc.perspective(side_to_move);
+        let them = acc.perspective(side_to_move.other());
+        let (wu, wt) = self.out_weights.split_at(h);
+        let sum = match self.activation {
+            Activation::CReLU => crelu_dot(us, wu) + crelu_dot(them, wt),
+            Activation::SCReLU => (screlu_dot(us, wu) + screlu_dot(them, wt)) / i64::from(QA),
+        };
+        let out = sum + i64::from(self.out_bias);
+        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// [`Network::evaluate`] of `pos` from a fresh accumulator (slow: for
+    /// tests and one-off evaluations, not for the search).
+    pub fn evaluate_position<V: Variant>(&self, pos: &Position<V>) -> i32 {
+        self.evaluate(&Accumulator::new(self, pos), pos.turn())
+    }
+}
+
+#[inline]
+fn crelu_dot(acc: &[i16], w: &[i16]) -> i64 {
+    let mut sum = 0i32;
+    for (&a, &w) in acc.iter().zip(w) {
+        sum += i32::from(a.clamp(0, QA as i16)) * i32::from(w);
+    }
+    i64::from(sum)
+}
+
+#[inline]
+fn screlu_dot(acc: &[i16], w: &[i16]) -> i64 {
+    let mut sum = 0i64;
+    for (&a, &w) in acc.iter().zip(w) {
+        let c = i32::from(a.clamp(0, QA as i16));
+        sum += i64::from(c * i32::from(w) * c);
+    }
+    sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::features::for_each_active;
+    use super::super::network::FloatNetwork;
+    use super::*;
+    use movegen::{dispatch, SplitMix64, VariantKind};
+
+    /// A test net whose first layer is strong enough that most sums sit
+    /// inside the activation's range and differ between positions.
+    fn test_net(game: VariantKind, activation: Activation, seed: u64) -> FloatNetwork {
+        let mut net = FloatNetwork::init(game, 32, activation, seed);
+        let mut rng = SplitMix64::new(seed ^ 0xabc);
+        let (b, o) = (net.bias_offset(), net.out_offset());
+        for w in &mut net.params[b..o] {
+            *w = rng.unit() as f32 * 0.5;
+        }
+        let ob = net.out_bias_offset();
+        net.params[ob] = 0.3;
+        net
+    }
+
+    /// Plays `plies` random moves a game from the start (a new game whenever
+    /// one ends), and after every move checks the incremental accumulator
+    /// against a fresh one, and the same after a null move where one is
+    /// legal. Returns the number of positions checked.
+    fn playouts<V: Variant>(net: &Network, plies: usize, seed: u64) -> usize {
+        let mut rng = SplitMix64::new(seed);
+        let mut pos = Position::<V>::startpos();
+        let mut acc = Accumulator::new(net, &pos);
+        let mut child_acc = acc.clone();
+        let mut checked = 0;
+        while checked < plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.is_over_by_rule() || pos.halfmove_clock() > 100 {
+                pos = Position::<V>::startpos();
+                acc.refresh(net, &pos);
+                continue;
+            }
+            if let Some(null) = pos.play_null() {
+                child_acc.update_from(net, &acc, &pos, &null);
+                assert_eq!(
+                    child_acc,
+                    Accumulator::new(net, &null),
+                    "null move at {}",
+                    pos.fen()
+                );
+                assert_eq!(
+                    net.evaluate(&child_acc, null.turn()),
+                    net.evaluate_position(&null)
+                );
+            }
+            let m = moves[rng.below(moves.len())];
+            let next = pos.play_unchecked(m);
+            acc.update(net, &pos, &next);
+            assert_eq!(
+                acc,
+                Accumulator::new(net, &next),
+                "{} after {m:?}",
+                pos.fen()
+            );
+            pos = next;
+            checked += 1;
+        }
+        checked
+    }
+
+    fn incremental_equals_fresh(plies: usize) {
+        for (i, game) in VariantKind::ALL.into_iter().enumerate() {
+            let net = test_net(game, Activation::SCReLU, i as u64).quantise();
+            let n = dispatch!(game, V => playouts::<V>(&net, plies, 7 + i as u64));
+            assert_eq!(n, plies);
+        }
+    }
+
+    /// 2,000 moves a game (and the null moves between them).
+    #[test]
+    fn incremental_equals_fresh_after_every_move_and_null_move() {
+        incremental_equals_fresh(2_000);
+    }
+
+    /// The long form, 100,000 moves a game: `cargo test -p search --lib
+    /// nnue::accumulator -- --ignored`.
+    #[test]
+    #[ignore]
+    fn incremental_equals_fresh_100k_moves_a_game() {
+        incremental_equals_fresh(100_000);
+    }
+
+    /// Random positions (random playouts) of every game, both activations:
+    /// the engine's quantised evaluation is within 1 cp (truncation, and f32 noise) of the float
+    /// evaluation of its own (dequantised) weights, so the integer
+    /// arithmetic is right, and within 16 cp + 2% of the float network it
+    /// was quantised from (the rounding of the output weights to 1/64 is
+    /// most of that; the test nets' output weights are small, which makes it
+    /// large relative to a trained net's).
+    #[test]
+    fn quantised_output_is_close_to_the_float_network() {
+        fn check<V: Variant>(float: &FloatNetwork, seed: u64) {
+            let net = float.quantise();
+            let exact = net.dequantise();
+            let mut rng = SplitMix64::new(seed);
+            let mut pos = Position::<V>::startpos();
+            let mut spread = 0.0f32;
+            for _ in 0..400 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.is_over_by_rule() {
+                    pos = Position::<V>::startpos();
+                    continue;
+                }
+                pos = pos.play_unchecked(moves[rng.below(moves.len())]);
+                let (mut us, mut them) = (Vec::new(), Vec::new());
+                for_each_active(&pos, pos.turn(), |f| us.push(f));
+                for_each_active(&pos, pos.turn().other(), |f| them.push(f));
+                let got = net.evaluate_position(&pos) as f32;
+                let own = exact.evaluate(&us, &them);
+                assert!((got - own).abs() < 1.05, "{}: {got} vs {own}", pos.fen());
+                let want = float.evaluate(&us, &them);
+                let err = (got - want).abs();
+                assert!(
+                    err <= 16.0 + 0.02 * want.abs(),
+                    "{}: {got} vs {want}",
+                    pos.fen()
+                );
+                spread = spread.max(want.abs());
+            }
+            // The positions differ enough for the test to mean something.
+            assert!(spread > 50.0, "{spread}");
+        }
+        for (i, game) in VariantKind::ALL.into_iter().enumerate() {
+            for act in [Activation::CReLU, Activation::SCReLU] {
+                let float = test_net(game, act, 100 + i as u64);
+                dispatch!(game, V => check::<V>(&float, i as u64));
+            }
+        }
+    }
+
+    /// The evaluation is the side to move's: it reads the side to move's
+    /// perspective through the first half of the output weights.
+    #[test]
+    fn evaluation_is_from_the_side_to_moves_view() {
+        use movegen::variants::Chess;
+        let float = test_net(VariantKind::Chess, Activation::CReLU, 3);
+        let net = float.quantise();
+        let pos = Position::<Chess>::from_fen("4k3/8/8/8/8/8/8/QQQQK3 b - - 0 1").unwrap();
+        let acc = Accumulator::new(&net, &pos);
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        for_each_active(&pos, Color::Black, |f| black.push(f));
+        for_each_active(&pos, Color::White, |f| white.push(f));
+        let as_black = float.evaluate(&black, &white);
+        let as_white = float.evaluate(&white, &black);
+        assert!((as_black - as_white).abs() > 20.0, "{as_black} {as_white}");
+        assert!(
+            (net.evaluate(&acc, Color::Black) as f32 - as_black).abs()
+                < 8.0 + 0.01 * as_black.abs()
+        );
+        assert!(
+            (net.evaluate(&acc, Color::White) as f32 - as_white).abs()
+                < 8.0 + 0.01 * as_white.abs()
+        );
+    }
+}
