@@ -59,7 +59,7 @@ pub enum EvalError {
 }
 
 /// What evaluates positions for the search.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Evaluator {
     /// The classical evaluation: a linear function of the position's terms
     /// with these weights.

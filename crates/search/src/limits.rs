@@ -487,14 +487,14 @@ mod tests {
         let hard = Clock::start(&limits, Color::White, 1, &settings).hard();
         assert_eq!(hard, Some(Duration::from_millis(300)));
         let pos = Position::<Chess>::startpos();
-        let params = Evaluator::default_for(Chess::KIND);
+        let evaluator = Evaluator::default_for(Chess::KIND);
         let shared = Shared::new(16);
         let started = Instant::now();
         let result = crate::search(
             &pos,
             &[],
             &limits,
-            &params,
+            &evaluator,
             &settings,
             &shared,
             1,

@@ -12,12 +12,12 @@ use search::{search, Evaluator, Limits, SearchParams, SearchResult, Shared};
 fn solve<V: Variant>(fen: &str, depth: u32, threads: usize) -> (Position<V>, SearchResult) {
     let pos = Position::<V>::from_fen(fen).expect("puzzle FEN is valid");
     let shared = Shared::new(16);
-    let params = Evaluator::default_for(V::KIND);
+    let evaluator = Evaluator::default_for(V::KIND);
     let r = search(
         &pos,
         &[],
         &Limits::depth(depth),
-        &params,
+        &evaluator,
         &SearchParams::default(),
         &shared,
         threads,
@@ -102,14 +102,14 @@ fn fixed_node_searches_are_deterministic_with_one_thread() {
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     ] {
         let pos = Position::<Chess>::from_fen(fen).unwrap();
-        let params = Evaluator::default_for(Chess::KIND);
+        let evaluator = Evaluator::default_for(Chess::KIND);
         let run = || {
             let shared = Shared::new(8);
             search(
                 &pos,
                 &[],
                 &Limits::nodes(30_000),
-                &params,
+                &evaluator,
                 &SearchParams::default(),
                 &shared,
                 1,

@@ -17,10 +17,10 @@ use movegen::{Color, Move, Position, Role, Variant};
 /// The quiescence score of `fen` with `settings`.
 fn quiesce<V: Variant>(fen: &str, settings: &SearchParams) -> i32 {
     let pos = Position::<V>::from_fen(fen).expect("valid FEN");
-    let params = Evaluator::default_for(V::KIND);
+    let evaluator = Evaluator::default_for(V::KIND);
     let shared = Shared::new(1);
     let clock = Clock::start(&Limits::nodes(1_000_000), pos.turn(), 1, settings);
-    let mut w = Worker::<V>::new(0, &shared, &params, settings, &clock, &[]);
+    let mut w = Worker::<V>::new(0, &shared, &evaluator, settings, &clock, &[]);
     w.quiesce(&pos, &mut NoObserver)
         .expect("within the node limit")
 }
@@ -30,7 +30,7 @@ fn quiescence_stores_its_result_and_answers_from_it_when_enabled() {
     // White's queen takes a defended knight or not: a few captures deep.
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5Q2/PPPP1PPP/RNB1KBNR w KQkq - 2 3";
     let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let run = |qsearch_tt: i32| {
         // SEE pruning would skip the losing Qxf7+ and leave nothing to
         // search.
@@ -41,7 +41,7 @@ fn quiescence_stores_its_result_and_answers_from_it_when_enabled() {
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::nodes(1_000_000), pos.turn(), 1, &settings);
-        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         let first = w.quiesce(&pos, &mut NoObserver).expect("within the limit");
         let first_nodes = w.nodes;
         let entry = shared.tt.probe(pos.key());
@@ -52,7 +52,7 @@ fn quiescence_stores_its_result_and_answers_from_it_when_enabled() {
     let e = entry.expect("the root's result is stored");
     // A full window: the bound is exact, at quiescence's first-ply depth.
     assert_eq!((e.bound, e.depth, e.score), (Bound::Exact, 0, score));
-    assert_eq!(e.eval, params.evaluate(&pos));
+    assert_eq!(e.eval, evaluator.evaluate(&pos));
     assert!(nodes > 1, "a capture to search");
     assert_eq!((again, again_nodes), (score, 1), "answered by the entry");
     // Off: the table stays empty and the score is the same here.
@@ -70,10 +70,10 @@ fn forced_replies_are_searched_a_ply_deeper_only_when_enabled() {
     let two = "k7/8/8/8/8/3p4/2P1P3/7K w - - 0 1";
     let root_depth = |fen: &str, settings: &SearchParams| {
         let pos = Position::<Suicide>::from_fen(fen).expect("valid FEN");
-        let params = Evaluator::default_for(Suicide::KIND);
+        let evaluator = Evaluator::default_for(Suicide::KIND);
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(3), pos.turn(), 1, settings);
-        let mut w = Worker::<Suicide>::new(0, &shared, &params, settings, &clock, &[]);
+        let mut w = Worker::<Suicide>::new(0, &shared, &evaluator, settings, &clock, &[]);
         w.iterate(&pos, 3, &mut |_| {});
         shared
             .tt
@@ -105,14 +105,14 @@ fn forced_replies_are_searched_a_ply_deeper_only_when_enabled() {
 fn the_null_move_of_the_forced_capture_games_changes_only_their_tree() {
     fn nodes<V: Variant>(fen: &str, nmp_forced_capture_games: i32) -> u64 {
         let pos = Position::<V>::from_fen(fen).expect("valid FEN");
-        let params = Evaluator::default_for(V::KIND);
+        let evaluator = Evaluator::default_for(V::KIND);
         let settings = SearchParams {
             nmp_forced_capture_games,
             ..SearchParams::default_for(V::KIND)
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(7), pos.turn(), 1, &settings);
-        let mut w = Worker::<V>::new(0, &shared, &params, &settings, &clock, &[]);
+        let mut w = Worker::<V>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         w.iterate(&pos, 7, &mut |_| {});
         w.nodes
     }
@@ -126,7 +126,7 @@ fn captures_that_lose_their_exchange_go_last_and_leave_quiescence_when_enabled()
     // Qxd5 loses the queen to exd5 for a knight: White's only capture.
     let fen = "6k1/8/4p3/3n4/8/8/8/3Q2K1 w - - 0 1";
     let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let order = |see_ordering: i32| {
         let settings = SearchParams {
             see_ordering,
@@ -134,7 +134,7 @@ fn captures_that_lose_their_exchange_go_last_and_leave_quiescence_when_enabled()
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
-        let w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         let ordered = w.order_moves(&pos, &pos.legal_moves(), None, 1, None, [None, None]);
         ordered
             .iter()
@@ -151,7 +151,7 @@ fn captures_that_lose_their_exchange_go_last_and_leave_quiescence_when_enabled()
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::nodes(1_000_000), pos.turn(), 1, &settings);
-        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         let score = w.quiesce(&pos, &mut NoObserver).expect("within the limit");
         (score, w.nodes)
     };
@@ -160,7 +160,7 @@ fn captures_that_lose_their_exchange_go_last_and_leave_quiescence_when_enabled()
     assert!(off_nodes > 1, "Qxd5 searched");
     assert_eq!(on_nodes, 1, "Qxd5 skipped");
     assert_eq!(on_score, off_score, "standing pat beats losing the queen");
-    assert_eq!(on_score, params.evaluate(&pos));
+    assert_eq!(on_score, evaluator.evaluate(&pos));
 }
 
 #[test]
@@ -168,11 +168,11 @@ fn pruning_and_reduction_switches_change_the_tree_only_when_enabled() {
     // A quiet middlegame: White's best is found with or without pruning.
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
     let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let nodes = |settings: SearchParams| {
         let shared = Shared::new(16);
         let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
-        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         let RootResult { best, depth, .. } = w.iterate(&pos, 6, &mut |_| {});
         assert_eq!(depth, 6);
         assert!(best.is_some());
@@ -200,7 +200,7 @@ fn pruning_and_reduction_switches_change_the_tree_only_when_enabled() {
     let one_search = |settings: SearchParams| {
         let shared = Shared::new(16);
         let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
-        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         w.enter_root(&pos);
         w.search(&pos, -INF, INF, 6, 0, true, false);
         (w.nodes, shared.tt.probe(pos.key()).expect("stored").depth)
@@ -250,10 +250,10 @@ fn pruning_and_reduction_switches_change_the_tree_only_when_enabled() {
 fn middlegame_nodes(settings: SearchParams) -> u64 {
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
     let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let shared = Shared::new(16);
     let clock = Clock::start(&Limits::depth(8), pos.turn(), 1, &settings);
-    let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
     let RootResult { best, depth, .. } = w.iterate(&pos, 8, &mut |_| {});
     assert_eq!(depth, 8);
     assert!(best.is_some());
@@ -341,11 +341,11 @@ fn the_selectivity_refinements_change_the_tree_only_when_enabled() {
 #[test]
 fn a_search_leaving_out_the_tables_move_takes_no_cutoff_from_its_entry_nor_stores() {
     let pos = Position::<Chess>::startpos();
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let settings = SearchParams::default();
     let shared = Shared::new(16);
     let clock = Clock::start(&Limits::depth(5), pos.turn(), 1, &settings);
-    let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
     w.iterate(&pos, 5, &mut |_| {});
     let e = shared.tt.probe(pos.key()).expect("the root is stored");
     let s = score_from_tt(e.score, 0);
@@ -468,7 +468,7 @@ fn probcut_changes_the_tree_only_when_enabled() {
 #[test]
 fn history_malus_and_counter_moves_learn_only_when_enabled() {
     let pos = Position::<Chess>::startpos();
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let run = |on: i32| {
         // Without gravity, which lowers tried moves on its own.
         let settings = SearchParams {
@@ -479,7 +479,7 @@ fn history_malus_and_counter_moves_learn_only_when_enabled() {
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
-        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         w.iterate(&pos, 6, &mut |_| {});
         let lowered = w.td.hist.history.iter().filter(|&&h| h < 0).count();
         let counters = w.td.hist.counters.iter().flatten().count();
@@ -502,7 +502,7 @@ fn offer_ordering_puts_the_quiet_moves_that_leave_a_piece_capturable_first() {
     // the e-pawn's to e3 (the d4 pawn takes) are the offers.
     let fen = "4k3/8/8/8/1p1p4/8/4P3/1N6 w - - 0 1";
     let pos = Position::<Suicide>::from_fen(fen).expect("valid FEN");
-    let params = Evaluator::default_for(Suicide::KIND);
+    let evaluator = Evaluator::default_for(Suicide::KIND);
     let offers = ["b1a3", "b1c3", "e2e3"];
     let first_three = |offer_order_bonus: i32| {
         let settings = SearchParams {
@@ -511,7 +511,7 @@ fn offer_ordering_puts_the_quiet_moves_that_leave_a_piece_capturable_first() {
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
-        let mut w = Worker::<Suicide>::new(0, &shared, &params, &settings, &clock, &[]);
+        let mut w = Worker::<Suicide>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         // The quiet move that offers nothing has the best history.
         let d2 = pos
             .legal_moves()
@@ -536,11 +536,11 @@ fn offer_ordering_puts_the_quiet_moves_that_leave_a_piece_capturable_first() {
 #[test]
 fn the_counter_move_comes_after_the_killers_and_before_history() {
     let pos = Position::<Chess>::startpos();
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let settings = SearchParams::default();
     let shared = Shared::new(1);
     let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
-    let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
     let moves = pos.legal_moves();
     let (k0, k1, counter, by_history) = (moves[0], moves[1], moves[2], moves[3]);
     w.td.stack[2].killers = [Some(k0), Some(k1)];
@@ -557,7 +557,7 @@ fn the_counter_move_comes_after_the_killers_and_before_history() {
 #[test]
 fn continuation_history_learns_and_orders_only_when_enabled() {
     let pos = Position::<Chess>::startpos();
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let run = |continuation_history: i32| {
         let settings = SearchParams {
             continuation_history,
@@ -565,7 +565,7 @@ fn continuation_history_learns_and_orders_only_when_enabled() {
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
-        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         w.iterate(&pos, 6, &mut |_| {});
         let raised = w.td.hist.continuation.iter().filter(|&&c| c > 0).count();
         let top = w.td.hist.continuation.iter().max().copied().unwrap_or(0);
@@ -590,7 +590,7 @@ fn continuation_history_learns_and_orders_only_when_enabled() {
     };
     let shared = Shared::new(1);
     let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
-    let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
     let e4 = pos.parse_uci("e2e4").expect("legal");
     let after = pos.play_unchecked(e4);
     w.td.stack[0].played_piece_to = Some(moved_piece_to(&pos, Color::White, e4));
@@ -632,7 +632,7 @@ fn gravity_keeps_a_score_within_its_limit() {
 #[test]
 fn history_gravity_lowers_the_tried_moves_within_the_cap_only_when_enabled() {
     let pos = Position::<Chess>::startpos();
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let run = |history_gravity: i32| {
         let settings = SearchParams {
             history_gravity,
@@ -641,7 +641,7 @@ fn history_gravity_lowers_the_tried_moves_within_the_cap_only_when_enabled() {
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
-        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         w.iterate(&pos, 6, &mut |_| {});
         let cap = settings.history_max;
         let lowered = w.td.hist.history.iter().filter(|&&h| h < 0).count();
@@ -675,7 +675,7 @@ fn capture_history_learns_and_orders_captures_only_when_enabled() {
     // Qxb4 (queen takes knight) by victim and attacker alone.
     let fen = "6k1/8/8/5n2/1n2P3/8/3Q4/6K1 w - - 0 1";
     let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let pxn = pos.parse_uci("e4f5").expect("legal");
     let qxn = pos.parse_uci("d2b4").expect("legal");
     let first = |capture_history: i32, favour_queen: bool| {
@@ -685,7 +685,7 @@ fn capture_history_learns_and_orders_captures_only_when_enabled() {
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
-        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         if favour_queen {
             let i = HistoryTables::capture_index(&pos, Color::White, qxn);
             w.td.hist.capture[i] = settings.history_max;
@@ -708,7 +708,7 @@ fn capture_history_learns_and_orders_captures_only_when_enabled() {
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
-        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         w.iterate(&pos, 6, &mut |_| {});
         let raised = w.td.hist.capture.iter().filter(|&&c| c > 0).count();
         let lowered = w.td.hist.capture.iter().filter(|&&c| c < 0).count();
@@ -727,7 +727,7 @@ fn capture_history_learns_and_orders_captures_only_when_enabled() {
 #[test]
 fn the_reduction_table_is_the_formula() {
     let pos = Position::<Chess>::startpos();
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     for lmr_divisor in [1.75, 2.25, 3.0] {
         let settings = SearchParams {
             lmr_divisor,
@@ -736,7 +736,7 @@ fn the_reduction_table_is_the_formula() {
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
-        let w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         for depth in 1..130 {
             for n in 1..300 {
                 assert_eq!(
@@ -751,7 +751,7 @@ fn the_reduction_table_is_the_formula() {
 
 #[test]
 fn fifty_move_damping_scales_the_evaluation_by_the_plies_left() {
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let eval_at = |damping: i32, halfmove: u32| {
         let fen = format!("4k3/8/8/8/8/8/8/R3K3 w - - {halfmove} 60");
         let pos = Position::<Chess>::from_fen(&fen).expect("valid FEN");
@@ -761,7 +761,7 @@ fn fifty_move_damping_scales_the_evaluation_by_the_plies_left() {
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
-        let w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         w.td.hist.corrected_eval(w.settings, &pos, 400)
     };
     assert_eq!(eval_at(0, 50), 400, "off");
@@ -775,14 +775,14 @@ fn fifty_move_damping_scales_the_evaluation_by_the_plies_left() {
 #[test]
 fn correction_history_moves_the_static_evaluation_only_when_enabled() {
     let pos = Position::<Chess>::startpos();
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let on = SearchParams {
         correction_history: 1,
         ..SearchParams::default()
     };
     let shared = Shared::new(1);
     let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &on);
-    let mut w = Worker::<Chess>::new(0, &shared, &params, &on, &clock, &[]);
+    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &on, &clock, &[]);
     assert_eq!(
         w.td.hist.corrected_eval(w.settings, &pos, 10),
         10,
@@ -823,7 +823,7 @@ fn correction_history_moves_the_static_evaluation_only_when_enabled() {
         };
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
-        let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &[]);
+        let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
         w.iterate(&pos, 6, &mut |_| {});
         let max = i64::from(settings.correction_max) * CORRECTION_GRAIN;
         let learnt = w.td.hist.correction.iter().filter(|&&c| c != 0).count();
@@ -848,14 +848,14 @@ fn correction_history_moves_the_static_evaluation_only_when_enabled() {
 #[test]
 fn repetition_is_not_seen_through_a_null_move() {
     let pos = Position::<Chess>::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 10 40").expect("valid");
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let settings = SearchParams::default();
     let shared = Shared::new(1);
     let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
     // The same position four plies back, the position after a null move
     // in between.
     let keys = [pos.key(), 11, 12, 13, pos.key()];
-    let mut w = Worker::<Chess>::new(0, &shared, &params, &settings, &clock, &keys);
+    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &keys);
     assert!(w.is_repetition(&pos));
     w.null_fence = Some(2);
     assert!(!w.is_repetition(&pos));
@@ -866,7 +866,7 @@ fn repetition_is_not_seen_through_a_null_move() {
 #[test]
 fn killers_and_history_follow_the_game_when_kept() {
     let pos = Position::<Chess>::startpos();
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let keep = SearchParams {
         capture_history: 1,
         ..SearchParams::default()
@@ -879,7 +879,7 @@ fn killers_and_history_follow_the_game_when_kept() {
     fn end(mut w: Worker<'_, Chess>) {
         w.td.end(w.settings, w.game_ply);
     }
-    let mut w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2]);
+    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &keep, &clock, &[1, 2]);
     w.td.stack[3].killers[0] = Some(killer);
     w.td.hist.history[7] = 100;
     w.td.hist.capture[9] = -100;
@@ -887,33 +887,33 @@ fn killers_and_history_follow_the_game_when_kept() {
     end(w);
     // Two plies later the killer of ply 3 is one of ply 1, the histories
     // are halved, in the same table.
-    let w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2, 3, 4]);
+    let w = Worker::<Chess>::new(0, &shared, &evaluator, &keep, &clock, &[1, 2, 3, 4]);
     assert_eq!(w.td.stack[1].killers[0], Some(killer));
     assert_eq!((w.td.hist.history[7], w.td.hist.capture[9]), (50, -50));
     assert_eq!(w.td.hist.history.as_ptr(), table, "aged in place");
     drop(w);
     // Resumed once only: a search that left nothing has them cleared.
-    let w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2, 3, 4]);
+    let w = Worker::<Chess>::new(0, &shared, &evaluator, &keep, &clock, &[1, 2, 3, 4]);
     assert_eq!((w.td.hist.history[7], w.td.hist.capture[9]), (0, 0));
     assert_eq!(w.td.stack[1].killers[0], None);
     drop(w);
     // The same root again: histories kept, killers not.
-    let mut w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2]);
+    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &keep, &clock, &[1, 2]);
     w.td.stack[3].killers[0] = Some(killer);
     w.td.hist.history[7] = 100;
     end(w);
-    let w = Worker::<Chess>::new(0, &shared, &params, &keep, &clock, &[1, 2]);
+    let w = Worker::<Chess>::new(0, &shared, &evaluator, &keep, &clock, &[1, 2]);
     assert_eq!(w.td.hist.history[7], 50);
     assert!(w.td.stack.entries.iter().all(|e| e.killers == [None, None]));
     drop(w);
     // A new game forgets them.
     let mut new_game = Shared::new(1);
-    let mut w = Worker::<Chess>::new(0, &new_game, &params, &keep, &clock, &[1, 2]);
+    let mut w = Worker::<Chess>::new(0, &new_game, &evaluator, &keep, &clock, &[1, 2]);
     w.td.stack[3].killers[0] = Some(killer);
     w.td.hist.history[7] = 100;
     end(w);
     new_game.clear();
-    let w = Worker::<Chess>::new(0, &new_game, &params, &keep, &clock, &[1, 2, 3, 4]);
+    let w = Worker::<Chess>::new(0, &new_game, &evaluator, &keep, &clock, &[1, 2, 3, 4]);
     assert_eq!(w.td.stack[1].killers[0], None);
     assert_eq!(w.td.hist.history[7], 0);
     drop(w);
@@ -922,18 +922,18 @@ fn killers_and_history_follow_the_game_when_kept() {
         keep_heuristics: 0,
         ..SearchParams::default()
     };
-    let mut w = Worker::<Chess>::new(0, &shared, &params, &off, &clock, &[1, 2]);
+    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &off, &clock, &[1, 2]);
     w.td.hist.history[7] = 100;
     w.td.learnt();
     end(w);
-    let w = Worker::<Chess>::new(0, &shared, &params, &off, &clock, &[1, 2, 3, 4]);
+    let w = Worker::<Chess>::new(0, &shared, &evaluator, &off, &clock, &[1, 2, 3, 4]);
     assert_eq!(w.td.hist.history[7], 0);
 }
 
 #[test]
 fn a_thread_state_sized_for_other_settings_starts_anew_and_a_quiescence_leaves_it_clean() {
     let pos = Position::<Chess>::startpos();
-    let params = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(Chess::KIND);
     let on = SearchParams {
         continuation_history: 1,
         ..SearchParams::default()
@@ -944,23 +944,23 @@ fn a_thread_state_sized_for_other_settings_starts_anew_and_a_quiescence_leaves_i
     };
     let shared = Shared::new(1);
     let clock = Clock::start(&Limits::depth(4), pos.turn(), 1, &on);
-    let mut w = Worker::<Chess>::new(0, &shared, &params, &on, &clock, &[]);
+    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &on, &clock, &[]);
     w.iterate(&pos, 4, &mut |_| {});
     assert!(w.td.hist.continuation.iter().any(|&c| c != 0));
     assert_eq!(w.td.eval.height(), 1, "every push of the path popped");
     drop(w);
     // Off, the table is empty and no path entry points into it.
-    let mut w = Worker::<Chess>::new(0, &shared, &params, &off, &clock, &[]);
+    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &off, &clock, &[]);
     assert!(w.td.hist.continuation.is_empty());
     w.iterate(&pos, 4, &mut |_| {});
     drop(w);
     // On again: a new table.
-    let w = Worker::<Chess>::new(0, &shared, &params, &on, &clock, &[]);
+    let w = Worker::<Chess>::new(0, &shared, &evaluator, &on, &clock, &[]);
     assert!(w.td.hist.continuation.iter().all(|&c| c == 0));
     drop(w);
     // A quiescence search learns nothing: the next search finds the tables
     // as they were, without clearing them.
-    let mut w = Worker::<Chess>::new(0, &shared, &params, &on, &clock, &[]);
+    let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &on, &clock, &[]);
     w.quiesce(&pos, &mut NoObserver).expect("within the limit");
     assert_eq!(w.td.left, thread::Left::Clean);
     assert_eq!(w.td.eval.height(), 1);
