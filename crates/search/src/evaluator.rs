@@ -36,6 +36,7 @@ use crate::nnue::{Accumulator, NetError, Network};
 use movegen::{Move, Position, Variant, VariantKind};
 use std::fmt;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// Why an evaluation file cannot be used: one line naming the file.
@@ -196,6 +197,22 @@ pub struct EvalStack {
     accs: Vec<Accumulator>,
 }
 
+/// Whether [`EvalStack::evaluate`] checks the network's top accumulator
+/// against a fresh one of the position (see [`check_accumulators`]).
+static CHECK_ACCUMULATORS: AtomicBool = AtomicBool::new(false);
+
+/// Turns on (or off) a check, for tests, that at every evaluation by a
+/// network the top accumulator of the stack equals one computed from
+/// scratch for the position, so a search tests every incremental update it
+/// makes; a mismatch panics naming the ply and the position. It is a
+/// process-wide switch read at each evaluation rather than a debug
+/// assertion so that the test-profile binary (debug assertions on), which
+/// `scripts/sprt.sh` plays its one-binary tests with, times a net without
+/// it.
+pub fn check_accumulators(on: bool) {
+    CHECK_ACCUMULATORS.store(on, Relaxed);
+}
+
 /// Accumulators a stack holds: every ply a search reaches (a node at
 /// [`MAX_PLY`] evaluates, its quiescence one more) with a margin.
 const ACC_ENTRIES: usize = MAX_PLY + 8;
@@ -270,12 +287,14 @@ impl EvalStack {
             Evaluator::Classical(p) => evaluate(pos, p),
             Evaluator::Network(net) => {
                 let acc = &self.accs[self.height - 1];
-                debug_assert!(
-                    *acc == Accumulator::new(net, pos),
-                    "the accumulator of ply {} is not that of its position {}",
-                    self.height - 1,
-                    pos.fen()
-                );
+                if CHECK_ACCUMULATORS.load(Relaxed) {
+                    assert!(
+                        *acc == Accumulator::new(net, pos),
+                        "the accumulator of ply {} is not that of its position {}",
+                        self.height - 1,
+                        pos.fen()
+                    );
+                }
                 net.evaluate(acc, pos.turn())
             }
         }
@@ -410,5 +429,25 @@ mod tests {
                 .classical(),
             Some(&EvalParams::default_for(VariantKind::Chess))
         );
+    }
+
+    #[test]
+    #[should_panic(expected = "the accumulator of ply 1 is not that of its position")]
+    fn the_accumulator_check_catches_a_stack_that_left_its_path() {
+        use crate::nnue::{Activation, FloatNetwork};
+        use movegen::variants::Chess;
+        check_accumulators(true);
+        let net = FloatNetwork::init(VariantKind::Chess, 8, Activation::CReLU, 1).quantise();
+        let ev = Evaluator::Network(Arc::new(net));
+        let root = Position::<Chess>::startpos();
+        let mut stack = EvalStack::new();
+        stack.root(&ev, &root);
+        let m = root.parse_uci("e2e4").expect("legal");
+        let child = root.play_unchecked(m);
+        stack.push(&ev, &root, &child, m);
+        stack.evaluate(&ev, &child);
+        // Another position than the one pushed: the check must see it.
+        let other = root.play_unchecked(root.parse_uci("d2d4").expect("legal"));
+        stack.evaluate(&ev, &other);
     }
 }

@@ -1,11 +1,10 @@
 //! The network plays: searches with a small random network in all six
-//! games. The evaluation stack checks, in this debug-assertion build, that at
-//! every evaluation the top accumulator equals a fresh one of the position
-//! (`EvalStack::evaluate`), so a search that reaches captures, promotions,
+//! games. The evaluation stack checks (`search::evaluator::check_accumulators`)
+//! that at every evaluation the top accumulator equals a fresh one of the
+//! position, so a search that reaches captures, promotions,
 //! castling, explosions and null moves tests every incremental update the
 //! search makes; searches follow one another on the same threads, so the
-//! accumulators kept from one search to the next are tested too. (The
-//! test profile keeps debug assertions on, see the workspace's Cargo.toml.)
+//! accumulators kept from one search to the next are tested too.
 
 use movegen::{variants::*, Position, Variant};
 use search::nnue::{Activation, FloatNetwork};
@@ -15,6 +14,7 @@ use std::sync::Arc;
 /// Plays `plies` moves of a game from `fen` with searches of `nodes` nodes
 /// by a random network on `threads` threads, returning the nodes searched.
 fn play_with_a_net<V: Variant>(fen: &str, plies: usize, nodes: u64, threads: usize) -> u64 {
+    search::evaluator::check_accumulators(true);
     let net = FloatNetwork::init(V::KIND, 32, Activation::SCReLU, 7).quantise();
     let evaluator = Evaluator::Network(Arc::new(net));
     let shared = Shared::new(4);
