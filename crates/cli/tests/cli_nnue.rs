@@ -95,6 +95,33 @@ fn bad_nets_are_one_line_errors_naming_the_file_with_exit_2() {
 }
 
 #[test]
+fn datagen_plays_its_games_with_a_net_and_names_it_in_its_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let (good, net) = net_file(dir.path(), "suicide.nnue", VariantKind::Suicide);
+    let out = dir.path().join("pos.csv");
+    let o = varia(&datagen_args(
+        "suicide",
+        "100",
+        &[
+            "--games",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+            "--eval",
+            good.to_str().unwrap(),
+        ],
+    ));
+    assert!(o.status.success(), "{o:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains(&format!("network {:016x}", net.hash())),
+        "{text}"
+    );
+    assert_eq!(text.matches("# game ").count(), 2, "{text}");
+}
+
+#[test]
 fn a_match_player_plays_a_net_against_the_classical_evaluation() {
     let dir = tempfile::tempdir().unwrap();
     let (good, _) = net_file(dir.path(), "losers.nnue", VariantKind::Losers);
