@@ -22,7 +22,9 @@
 #                evaluation file (`eval=BASE_EVAL`, an EvalParams TOML of the
 #                game tested; groups it does not set keep the game's defaults)
 #   -f NEW_EVAL  the new engine's evaluation file (default: none, the
-#                work tree's default weights). -e or -f alone also selects the
+#                work tree's default weights). Either may be a net file
+#                (`-f chess-128.nnue`: the net against the classical
+#                evaluation; `eval=` tells a net from weights). -e or -f alone also selects the
 #                one-binary mode; they combine with -s/-t
 #
 # Environment (defaults in brackets):

@@ -10,7 +10,7 @@
 //! | `tc=[M/]S[+I]` | all | time control (see [`TimeControl::parse`]) |
 //! | `nodes=N`, `depth=D` | all | nodes or depth per move |
 //! | `st=S`, `movetime=MS` | all | fixed time per move, in seconds or milliseconds |
-//! | `eval=FILE`, `hash=MB`, `threads=T` | in-process | varia's weights, table size (default 1) and search threads |
+//! | `eval=classical\|FILE`, `hash=MB`, `threads=T` | in-process | varia's evaluation (the built-in classical one, the default; or a file: a net, or classical weights in TOML, told apart by `search::Evaluator::load` when the match starts), table size (default 1) and search threads |
 //! | `search=FILE` | in-process | varia's search settings (a `SearchParams` TOML, loaded and checked when the settings are parsed) |
 //! | `cmd=PATH` and the keys of [`crate::external::settings`] | external | an external UCI/CECP engine |
 //!
@@ -65,7 +65,8 @@ pub enum EngineKind {
 /// Settings of varia's in-process engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InProcessConfig {
-    /// Evaluation weights (TOML); `None`: the built-in ones.
+    /// The evaluation file (a net or classical weights in TOML); `None`:
+    /// the built-in classical evaluation.
     pub eval: Option<PathBuf>,
     /// Search settings (TOML); `None`: the defaults.
     pub search: Option<PathBuf>,
@@ -333,7 +334,8 @@ impl InProcessConfig {
     /// engine's setting, `Err` if its value is bad.
     pub fn set(&mut self, key: &str, value: &str) -> Result<bool, Expected> {
         match key {
-            "eval" => self.eval = Some(PathBuf::from(value)),
+            // `classical` is the built-in evaluation, as without `eval=`.
+            "eval" => self.eval = (value != "classical").then(|| PathBuf::from(value)),
             "search" => self.search = Some(PathBuf::from(value)),
             "hash" => {
                 self.hash_mb = number_in(value, 1..=MAX_HASH_MB, || {

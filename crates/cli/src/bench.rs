@@ -3,12 +3,15 @@
 //! speed (`N nodes M nps` at the end), or with `--signature` as the node
 //! counts of `data/bench.txt` (`make bench-signature`), which
 //! `crates/cli/tests/cli_bench.rs` checks. `varia uci` answers `bench` with
-//! the same signature.
+//! the same signature. `--eval FILE --variant GAME` benches another
+//! evaluation of one game (a net, or classical weights; the signature is
+//! the built-in classical evaluation's alone).
 
 use anyhow::bail;
 use movegen::VariantKind;
 use search::bench::{run_game, Signature, DEFAULT_DEPTH, HASH_MB, MAX_DEPTH, SIGNATURE_DEPTH};
 use search::score::UciScore;
+use search::Evaluator;
 use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -19,7 +22,8 @@ use std::time::Duration;
 Examples:
   varia bench                          all six games, default depth, one thread
   varia bench --variant atomic --depth 10
-  varia bench --signature > data/bench.txt   (what `make bench-signature` does)")]
+  varia bench --signature > data/bench.txt   (what `make bench-signature` does)
+  varia bench --variant chess --eval chess-128.nnue   (nodes/s with a net)")]
 pub struct Args {
     #[arg(long, help = crate::variant_arg::help("Without it, every game."))]
     variant: Option<VariantKind>,
@@ -36,6 +40,10 @@ pub struct Args {
     /// data/bench.txt.
     #[arg(long)]
     signature: bool,
+    /// The evaluation: `classical` (the built-in one, the default) or a
+    /// file, a net or classical weights in TOML, for the game of --variant.
+    #[arg(long, value_name = "classical|FILE", default_value = "classical")]
+    eval: String,
 }
 
 /// Runs `varia bench`.
@@ -51,17 +59,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     crate::resources::threads("--threads", Some(args.threads))?;
     crate::resources::hash_mb("--hash", args.hash)?;
-    let kinds: Vec<VariantKind> = match args.variant {
-        Some(k) => vec![k],
-        None => VariantKind::ALL.to_vec(),
+    let evaluators: Vec<Evaluator> = match (args.variant, args.eval.as_str()) {
+        (Some(k), spec) => {
+            if spec != "classical" && args.signature {
+                bail!("--signature is the built-in evaluation's: leave out --eval {spec}");
+            }
+            vec![Evaluator::from_spec(k, spec)?]
+        }
+        (None, "classical") => VariantKind::ALL.map(Evaluator::default_for).to_vec(),
+        (None, spec) => bail!("--eval {spec} needs --variant (an evaluation file is for one game)"),
     };
     let mut games = Vec::new();
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
     // A closed stdout is an error of the run, reported after the game.
     let mut write_error: Option<std::io::Error> = None;
-    for kind in kinds {
-        let game = run_game(kind, depth, args.threads, args.hash, &mut |p| {
+    for evaluator in &evaluators {
+        let kind = evaluator.variant();
+        if !args.signature {
+            writeln!(stdout, "{:<10}  evaluation: {evaluator}", kind.name())?;
+        }
+        let game = run_game(evaluator, depth, args.threads, args.hash, &mut |p| {
             if !args.signature && write_error.is_none() {
                 let written = writeln!(
                     std::io::stdout(),

@@ -8,7 +8,7 @@ use ::tune::datafile::Format;
 use ::tune::datagen::{PlyRange, SearchLimit, WinRule};
 use anyhow::{anyhow, bail};
 use movegen::VariantKind;
-use search::{EvalParams, Evaluator};
+use search::Evaluator;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -92,9 +92,10 @@ pub struct Args {
     /// Seed of the openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Evaluation weights (TOML) the games are played with (default: the built-in ones).
-    #[arg(long)]
-    eval: Option<PathBuf>,
+    /// The evaluation the games are played with: `classical` (the built-in
+    /// one, the default) or a file, a net or classical weights in TOML.
+    #[arg(long, value_name = "classical|FILE")]
+    eval: Option<String>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -184,9 +185,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(p) => arena::openings::load(p, args.variant).map_err(|e| anyhow!("{e}"))?,
         None => Vec::new(),
     };
-    let evaluator = match &args.eval {
-        Some(p) => Some(Evaluator::from(EvalParams::load(args.variant, p)?)),
-        None => None,
+    let evaluator = match args.eval.as_deref() {
+        Some("classical") | None => None,
+        Some(spec) => Some(Evaluator::from_spec(args.variant, spec)?),
     };
     let threads = crate::resources::threads("--threads", args.threads)?;
     let hash_mb = crate::resources::hash_mb("--hash", args.hash)?;

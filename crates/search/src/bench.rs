@@ -133,25 +133,27 @@ pub struct BenchError {
     pub source: FenError,
 }
 
-/// Searches every bench position of `kind` to `depth` with `threads` threads
-/// and a fresh `hash_mb` MB table each; `on_position` sees each search.
+/// Searches every bench position of the game of `evaluator` (the built-in
+/// [`Evaluator::default_for`] the game for the signature) to `depth` with
+/// `threads` threads and a fresh `hash_mb` MB table each; `on_position`
+/// sees each search.
 pub fn run_game(
-    kind: VariantKind,
+    evaluator: &Evaluator,
     depth: u32,
     threads: usize,
     hash_mb: usize,
     on_position: &mut dyn FnMut(&PositionBench),
 ) -> Result<GameBench, BenchError> {
-    dispatch!(kind, V => run_variant::<V>(depth, threads, hash_mb, on_position))
+    dispatch!(evaluator.variant(), V => run_variant::<V>(evaluator, depth, threads, hash_mb, on_position))
 }
 
 fn run_variant<V: Variant>(
+    evaluator: &Evaluator,
     depth: u32,
     threads: usize,
     hash_mb: usize,
     on_position: &mut dyn FnMut(&PositionBench),
 ) -> Result<GameBench, BenchError> {
-    let evaluator = Evaluator::default_for(V::KIND);
     let settings = SearchParams::default_for(V::KIND);
     let fens = positions(V::KIND);
     let mut total = GameBench {
@@ -172,7 +174,7 @@ fn run_variant<V: Variant>(
             &pos,
             &[],
             &Limits::depth(depth),
-            &evaluator,
+            evaluator,
             &settings,
             &shared,
             threads,
@@ -214,7 +216,13 @@ impl Signature {
     pub fn measure(depth: u32) -> Result<Signature, BenchError> {
         let mut games = Vec::new();
         for kind in VariantKind::ALL {
-            let g = run_game(kind, depth, 1, HASH_MB, &mut |_| {})?;
+            let g = run_game(
+                &Evaluator::default_for(kind),
+                depth,
+                1,
+                HASH_MB,
+                &mut |_| {},
+            )?;
             games.push((kind, g.nodes));
         }
         Ok(Signature {

@@ -10,10 +10,18 @@
 //! it) and [`EvalStack::push_null`] before a child is searched,
 //! [`EvalStack::pop`] after, and [`EvalStack::evaluate`] for the position
 //! at the top. The classical kind needs none of the steps (it evaluates a
-//! position from scratch) and only counts them; a kind with per-ply state,
-//! such as a network whose accumulators are updated incrementally from the
-//! parent's by the move's features, keeps that state here and adds its
-//! arm to each `match` below, without touching the search.
+//! position from scratch) and only counts them; the network keeps one
+//! [`Accumulator`] a ply, refreshed at the root and updated from the
+//! parent's by the move's changed pieces at each push, so the search's node
+//! function is the same for both kinds. The accumulators are allocated the
+//! first time a thread searches with a network (for every ply the search
+//! can reach) and reused by every later search; the classical arms touch
+//! none of it, so the classical evaluation costs what it did.
+//!
+//! One loader, [`Evaluator::load`], reads what every front end is given as
+//! an evaluation: a file starting with the net magic is a network (checked
+//! for the game and the architecture), anything else classical weights in
+//! TOML; each failure is one line naming the file ([`EvalError`]).
 //!
 //! Every front end (the protocol sessions, the match runner's in-process
 //! player, analysis, bench, the opening and data generators) holds an
@@ -21,9 +29,35 @@
 //! quiescence leaves) works on [`EvalParams`] and wraps them in one to
 //! search ([`Evaluator::from`]).
 
+use crate::alphabeta::MAX_PLY;
 use crate::eval::{evaluate, EvalParams, ParamsError};
+use crate::nnue::network::MAGIC;
+use crate::nnue::{Accumulator, NetError, Network};
 use movegen::{Move, Position, Variant, VariantKind};
+use std::fmt;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+
+/// Why an evaluation file cannot be used: one line naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// Classical weights that cannot be read (unreadable, unknown keys).
+    #[error(transparent)]
+    Weights(#[from] ParamsError),
+    /// A net file that cannot be used (truncated, another game or
+    /// architecture, corrupt).
+    #[error(transparent)]
+    Net(#[from] NetError),
+    /// Neither a net (no magic) nor TOML.
+    #[error("{file}: neither a varia net file (no \"VARIANET\" magic) nor weights TOML ({why})")]
+    Neither {
+        /// The file.
+        file: String,
+        /// Why it is not TOML.
+        why: String,
+    },
+}
 
 /// What evaluates positions for the search.
 #[derive(Clone, Debug)]
@@ -31,6 +65,8 @@ pub enum Evaluator {
     /// The classical evaluation: a linear function of the position's terms
     /// with these weights.
     Classical(EvalParams),
+    /// A neural network (shared by every thread and player using it).
+    Network(Arc<Network>),
 }
 
 impl Evaluator {
@@ -39,19 +75,59 @@ impl Evaluator {
         Evaluator::Classical(EvalParams::default_for(kind))
     }
 
-    /// The classical evaluation of `kind` with the weights of the TOML file
-    /// at `path` (or the built-in ones without a path).
-    pub fn load_or_default(
-        kind: VariantKind,
-        path: Option<&Path>,
-    ) -> Result<Evaluator, ParamsError> {
-        EvalParams::load_or_default(kind, path).map(Evaluator::Classical)
+    /// The evaluation in the file `path` for `kind`: a network if the file
+    /// starts with the net magic (or is a prefix of it: a truncated net),
+    /// else classical weights in TOML.
+    pub fn load(kind: VariantKind, path: &Path) -> Result<Evaluator, EvalError> {
+        let file = path.display().to_string();
+        let bytes = crate::input::read(path).map_err(|source| NetError::Io {
+            file: file.clone(),
+            source,
+        })?;
+        let n = bytes.len().min(MAGIC.len());
+        if n > 0 && bytes[..n] == MAGIC[..n] {
+            return Ok(Evaluator::Network(Arc::new(Network::from_bytes(
+                &bytes, &file, kind,
+            )?)));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| EvalError::Neither {
+            file: file.clone(),
+            why: "not UTF-8 text".to_string(),
+        })?;
+        match EvalParams::from_toml(kind, &text, &file) {
+            Ok(p) => Ok(Evaluator::Classical(p)),
+            Err(ParamsError::Toml { message, .. }) => Err(EvalError::Neither {
+                file,
+                why: format!("invalid TOML: {message}"),
+            }),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// [`Evaluator::load`] of `path`, or the built-in evaluation of `kind`
+    /// without a path (an engine option left empty, no `--eval`).
+    pub fn load_or_default(kind: VariantKind, path: Option<&Path>) -> Result<Evaluator, EvalError> {
+        match path {
+            Some(path) => Evaluator::load(kind, path),
+            None => Ok(Evaluator::default_for(kind)),
+        }
+    }
+
+    /// An evaluation named on a command line or in an engine config:
+    /// `classical` (the built-in weights) or a file for [`Evaluator::load`].
+    pub fn from_spec(kind: VariantKind, spec: &str) -> Result<Evaluator, EvalError> {
+        if spec == "classical" {
+            Ok(Evaluator::default_for(kind))
+        } else {
+            Evaluator::load(kind, Path::new(spec))
+        }
     }
 
     /// The game this evaluation is for.
     pub fn variant(&self) -> VariantKind {
         match self {
             Evaluator::Classical(p) => p.variant,
+            Evaluator::Network(net) => net.game(),
         }
     }
 
@@ -60,6 +136,7 @@ impl Evaluator {
     pub fn classical(&self) -> Option<&EvalParams> {
         match self {
             Evaluator::Classical(p) => Some(p),
+            Evaluator::Network(_) => None,
         }
     }
 
@@ -68,6 +145,7 @@ impl Evaluator {
     pub fn classical_mut(&mut self) -> Option<&mut EvalParams> {
         match self {
             Evaluator::Classical(p) => Some(p),
+            Evaluator::Network(_) => None,
         }
     }
 
@@ -77,6 +155,25 @@ impl Evaluator {
     pub fn evaluate<V: Variant>(&self, pos: &Position<V>) -> i32 {
         match self {
             Evaluator::Classical(p) => evaluate(pos, p),
+            Evaluator::Network(net) => net.evaluate_position(pos),
+        }
+    }
+}
+
+/// What plays, for logs and the protocols' info lines: `classical`, or
+/// `network` with the net's game, size, activation and weight hash.
+impl fmt::Display for Evaluator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Evaluator::Classical(_) => write!(f, "classical"),
+            Evaluator::Network(net) => write!(
+                f,
+                "network ({} {}x2 {}, hash {:016x})",
+                net.game(),
+                net.hidden(),
+                net.activation(),
+                net.hash()
+            ),
         }
     }
 }
@@ -95,7 +192,30 @@ impl From<EvalParams> for Evaluator {
 pub struct EvalStack {
     /// Entries on the stack: the ply of the top position plus one.
     height: usize,
+    /// The network's accumulators, one a ply (entry `height - 1` is the
+    /// top's); empty until the first search with a network.
+    accs: Vec<Accumulator>,
 }
+
+/// Whether [`EvalStack::evaluate`] checks the network's top accumulator
+/// against a fresh one of the position (see [`check_accumulators`]).
+static CHECK_ACCUMULATORS: AtomicBool = AtomicBool::new(false);
+
+/// Turns on (or off) a check, for tests, that at every evaluation by a
+/// network the top accumulator of the stack equals one computed from
+/// scratch for the position, so a search tests every incremental update it
+/// makes; a mismatch panics naming the ply and the position. It is a
+/// process-wide switch read at each evaluation rather than a debug
+/// assertion so that the test-profile binary (debug assertions on), which
+/// `scripts/sprt.sh` plays its one-binary tests with, times a net without
+/// it.
+pub fn check_accumulators(on: bool) {
+    CHECK_ACCUMULATORS.store(on, Relaxed);
+}
+
+/// Accumulators a stack holds: every ply a search reaches (a node at
+/// [`MAX_PLY`] evaluates, its quiescence one more) with a margin.
+const ACC_ENTRIES: usize = MAX_PLY + 8;
 
 impl EvalStack {
     /// A stack for any evaluator, empty.
@@ -108,8 +228,14 @@ impl EvalStack {
     pub fn root<V: Variant>(&mut self, evaluator: &Evaluator, root: &Position<V>) {
         match evaluator {
             Evaluator::Classical(_) => {}
+            Evaluator::Network(net) => {
+                if self.accs.len() != ACC_ENTRIES || self.accs[0].hidden() != net.hidden() {
+                    self.accs = vec![Accumulator::new(net, root); ACC_ENTRIES];
+                } else {
+                    self.accs[0].refresh(net, root);
+                }
+            }
         }
-        let _ = root;
         self.height = 1;
     }
 
@@ -125,8 +251,9 @@ impl EvalStack {
     ) {
         match evaluator {
             Evaluator::Classical(_) => {}
+            Evaluator::Network(net) => self.update_top(net, parent, child),
         }
-        let _ = (parent, child, m);
+        let _ = m;
         self.height += 1;
     }
 
@@ -140,8 +267,8 @@ impl EvalStack {
     ) {
         match evaluator {
             Evaluator::Classical(_) => {}
+            Evaluator::Network(net) => self.update_top(net, parent, child),
         }
-        let _ = (parent, child);
         self.height += 1;
     }
 
@@ -158,7 +285,27 @@ impl EvalStack {
     pub fn evaluate<V: Variant>(&mut self, evaluator: &Evaluator, pos: &Position<V>) -> i32 {
         match evaluator {
             Evaluator::Classical(p) => evaluate(pos, p),
+            Evaluator::Network(net) => {
+                let acc = &self.accs[self.height - 1];
+                if CHECK_ACCUMULATORS.load(Relaxed) {
+                    assert!(
+                        *acc == Accumulator::new(net, pos),
+                        "the accumulator of ply {} is not that of its position {}",
+                        self.height - 1,
+                        pos.fen()
+                    );
+                }
+                net.evaluate(acc, pos.turn())
+            }
         }
+    }
+
+    /// Sets the entry above the top to the sums of `child` from the top's
+    /// (those of `parent`).
+    #[inline]
+    fn update_top<V: Variant>(&mut self, net: &Network, parent: &Position<V>, child: &Position<V>) {
+        let (below, above) = self.accs.split_at_mut(self.height);
+        above[0].update_from(net, &below[self.height - 1], parent, child);
     }
 
     /// Entries on the stack: the ply of the top position plus one (0
@@ -196,5 +343,111 @@ mod tests {
         stack.pop();
         assert_eq!(stack.height(), 1);
         assert_eq!(Evaluator::from(params).variant(), VariantKind::Chess);
+    }
+
+    #[test]
+    fn the_loader_tells_a_net_from_weights_and_names_the_file_in_each_error() {
+        use crate::nnue::{Activation, FloatNetwork};
+        let dir = tempfile::tempdir().unwrap();
+        let net = FloatNetwork::init(VariantKind::Atomic, 16, Activation::CReLU, 3).quantise();
+        let bytes = net.to_bytes();
+        let at = |name: &str, contents: &[u8]| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, contents).unwrap();
+            p
+        };
+        let good = at("a.nnue", &bytes);
+        let ev = Evaluator::load(VariantKind::Atomic, &good).expect("a net");
+        match &ev {
+            Evaluator::Network(loaded) => assert_eq!(**loaded, net),
+            Evaluator::Classical(_) => panic!("read as weights"),
+        }
+        assert!(ev.classical().is_none());
+        assert_eq!(ev.variant(), VariantKind::Atomic);
+        assert!(
+            ev.to_string().contains(&format!("{:016x}", net.hash())),
+            "{ev}"
+        );
+        // The stack's evaluation is the net's of a fresh accumulator.
+        let root = Position::<movegen::variants::Atomic>::startpos();
+        let mut stack = EvalStack::new();
+        stack.root(&ev, &root);
+        let m = root.parse_uci("e2e4").expect("legal");
+        let child = root.play_unchecked(m);
+        stack.push(&ev, &root, &child, m);
+        assert_eq!(stack.evaluate(&ev, &child), net.evaluate_position(&child));
+        assert_eq!(ev.evaluate(&child), net.evaluate_position(&child));
+
+        let error = |path: &Path, kind: VariantKind| {
+            let e = Evaluator::load(kind, path)
+                .expect_err("refused")
+                .to_string();
+            assert!(e.starts_with(&path.display().to_string()), "{e}");
+            assert_eq!(e.lines().count(), 1, "{e}");
+            e
+        };
+        let e = error(
+            &at("short.nnue", &bytes[..bytes.len() - 7]),
+            VariantKind::Atomic,
+        );
+        assert!(e.contains("truncated"), "{e}");
+        let e = error(&at("head.nnue", &bytes[..5]), VariantKind::Atomic);
+        assert!(e.contains("truncated"), "{e}");
+        let e = error(&good, VariantKind::Chess);
+        assert!(e.contains("a net for atomic, not for chess"), "{e}");
+        let e = error(&at("bin", &[0xff, 0xfe, 0, 1, 2]), VariantKind::Atomic);
+        assert!(
+            e.contains("neither a varia net file") && e.contains("UTF-8"),
+            "{e}"
+        );
+        let e = error(
+            &at("junk.txt", b"this is = = not toml"),
+            VariantKind::Atomic,
+        );
+        assert!(
+            e.contains("neither a varia net file") && e.contains("invalid TOML"),
+            "{e}"
+        );
+        let e = error(
+            &at("keys.toml", b"no_such_weight = 3\n"),
+            VariantKind::Atomic,
+        );
+        assert!(!e.contains("neither"), "{e}");
+        error(&dir.path().join("missing"), VariantKind::Atomic);
+
+        let weights = EvalParams::default_for(VariantKind::Atomic);
+        let toml = at("w.toml", weights.to_toml().as_bytes());
+        let ev = Evaluator::load(VariantKind::Atomic, &toml).expect("weights");
+        assert_eq!(ev.classical(), Some(&weights));
+        assert_eq!(ev.to_string(), "classical");
+        let spec = toml.to_str().unwrap();
+        let ev = Evaluator::from_spec(VariantKind::Atomic, spec).unwrap();
+        assert_eq!(ev.classical(), Some(&weights));
+        assert_eq!(
+            Evaluator::from_spec(VariantKind::Chess, "classical")
+                .unwrap()
+                .classical(),
+            Some(&EvalParams::default_for(VariantKind::Chess))
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "the accumulator of ply 1 is not that of its position")]
+    fn the_accumulator_check_catches_a_stack_that_left_its_path() {
+        use crate::nnue::{Activation, FloatNetwork};
+        use movegen::variants::Chess;
+        check_accumulators(true);
+        let net = FloatNetwork::init(VariantKind::Chess, 8, Activation::CReLU, 1).quantise();
+        let ev = Evaluator::Network(Arc::new(net));
+        let root = Position::<Chess>::startpos();
+        let mut stack = EvalStack::new();
+        stack.root(&ev, &root);
+        let m = root.parse_uci("e2e4").expect("legal");
+        let child = root.play_unchecked(m);
+        stack.push(&ev, &root, &child, m);
+        stack.evaluate(&ev, &child);
+        // Another position than the one pushed: the check must see it.
+        let other = root.play_unchecked(root.parse_uci("d2d4").expect("legal"));
+        stack.evaluate(&ev, &other);
     }
 }

@@ -360,7 +360,10 @@ fn garbage_gets_error_replies_and_the_engine_goes_on() {
     let lines = s.until_ready();
     assert_eq!(
         lines,
-        vec!["readyok".to_string()],
+        vec![
+            "info string evaluation: classical (built in)".to_string(),
+            "readyok".to_string()
+        ],
         "blank lines and empty EvalFile are fine"
     );
     // Bad go parameters are reported and ignored; the search still runs.
@@ -470,7 +473,14 @@ fn eval_file_loads_for_its_variant() {
     s.send("setoption name UCI_Variant value atomic");
     s.send(&format!("setoption name EvalFile value {}", path.display()));
     let lines = s.until_ready();
-    assert_eq!(lines, vec!["readyok".to_string()], "the file loads");
+    assert_eq!(
+        lines,
+        vec![
+            format!("info string evaluation: classical from {}", path.display()),
+            "readyok".to_string()
+        ],
+        "the file loads"
+    );
     // The file is for atomic: switching the variant reports it and falls back.
     s.send("setoption name UCI_Variant value chess");
     let err = s.expect("info string error");
@@ -484,6 +494,68 @@ fn eval_file_loads_for_its_variant() {
     );
     s.send("quit");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn eval_file_plays_a_net_and_a_bad_file_keeps_the_evaluation_in_use() {
+    use search::nnue::{Activation, FloatNetwork};
+    let dir = tempfile::tempdir().unwrap();
+    let net =
+        FloatNetwork::init(movegen::VariantKind::Atomic, 32, Activation::SCReLU, 5).quantise();
+    let good = dir.path().join("atomic.nnue");
+    net.save(&good).unwrap();
+    let bytes = net.to_bytes();
+    let short = dir.path().join("short.nnue");
+    std::fs::write(&short, &bytes[..bytes.len() / 2]).unwrap();
+    let junk = dir.path().join("junk.bin");
+    std::fs::write(&junk, [0u8, 159, 146, 150]).unwrap();
+    let hash = format!("hash {:016x}", net.hash());
+
+    let mut s = Session::uci();
+    s.send("setoption name UCI_Variant value atomic");
+    s.send(&format!("setoption name EvalFile value {}", good.display()));
+    let lines = s.until_ready();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string evaluation: network (atomic 32x2 screlu")
+            && lines[0].contains(&hash)
+            && lines[0].ends_with(&format!("from {}", good.display())),
+        "{lines:?}"
+    );
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go nodes 3000");
+    let fen = fen_from_start("atomic", &["e2e4", "e7e5"]);
+    assert_legal("atomic", &fen, &bestmove(&s.expect("bestmove")));
+    // Bad files: one line each, naming the file, and the net stays.
+    for (file, what) in [
+        (&short, "truncated net file"),
+        (&junk, "neither a varia net file"),
+    ] {
+        s.send(&format!("setoption name EvalFile value {}", file.display()));
+        let err = s.expect("info string error");
+        assert!(
+            err.contains(&file.display().to_string())
+                && err.contains(what)
+                && err.contains("keeping the network (atomic 32x2 screlu")
+                && err.contains(&hash),
+            "{err}"
+        );
+    }
+    s.send("go nodes 2000");
+    assert_legal("atomic", &fen, &bestmove(&s.expect("bestmove")));
+    // A net of another game: not loaded either.
+    s.send("setoption name UCI_Variant value chess");
+    let err = s.expect("info string error");
+    assert!(err.contains("a net for atomic, not for chess"), "{err}");
+    let lines = s.until_ready();
+    assert_eq!(
+        lines,
+        vec![
+            "info string evaluation: classical (built in)".to_string(),
+            "readyok".to_string()
+        ]
+    );
+    s.send("quit");
 }
 
 #[test]

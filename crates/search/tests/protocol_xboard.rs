@@ -67,7 +67,8 @@ fn protover_announces_exactly_the_implemented_features() {
         f,
         "feature myname=\"varia\" variants=\"normal,giveaway,3check,atomic,losers,knightmate\" \
          setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 \
-         analyze=1 reuse=1 option=\"Move Overhead -spin 15 0 5000\" done=1"
+         analyze=1 reuse=1 option=\"Move Overhead -spin 15 0 5000\" \
+         option=\"EvalFile -file \" done=1"
     );
     assert!(!f.contains("suicide"));
     // The announced commands are all understood.
@@ -470,6 +471,48 @@ fn move_overhead_option_is_checked_and_comes_off_the_clock() {
     let m = engine_move(&reply);
     assert!(took < Duration::from_millis(2500), "{took:?}");
     assert_legal("chess", &fen_from_start("chess", &["e2e4"]), &m);
+    s.send("quit");
+}
+
+#[test]
+fn eval_file_option_plays_a_net_for_its_game_and_refuses_a_bad_file() {
+    use search::nnue::{Activation, FloatNetwork};
+    let dir = tempfile::tempdir().unwrap();
+    let net = FloatNetwork::init(movegen::VariantKind::Losers, 32, Activation::CReLU, 9).quantise();
+    let good = dir.path().join("losers.nnue");
+    net.save(&good).unwrap();
+    let bytes = net.to_bytes();
+    let short = dir.path().join("short.nnue");
+    std::fs::write(&short, &bytes[..40]).unwrap();
+    let announced = format!(
+        "# evaluation: network (losers 32x2 crelu, hash {:016x}) from {}",
+        net.hash(),
+        good.display()
+    );
+    let mut s = after_handshake();
+    s.send_all(&["new", "variant losers"]);
+    s.send(&format!("option EvalFile={}", good.display()));
+    assert_eq!(sync(&mut s, 1), vec![announced.clone()]);
+    s.send(&format!("option EvalFile={}", short.display()));
+    let err = s.expect("Error");
+    assert!(
+        err.starts_with("Error (EvalFile not loaded, keeping the network (losers 32x2 crelu")
+            && err.contains(&format!("{}: truncated net file", short.display())),
+        "{err}"
+    );
+    s.send_all(&["force", "usermove e2e4", "st 1", "sd 4", "go"]);
+    legal_reply(&mut s, "losers", &["e2e4"]);
+    // A new game of chess: the losers net cannot play it.
+    s.send("new");
+    let lines = sync(&mut s, 2);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].contains("a net for losers, not for chess"),
+        "{lines:?}"
+    );
+    assert_eq!(lines[1], "# evaluation: classical (built in)");
+    s.send("variant losers");
+    assert_eq!(sync(&mut s, 3), vec![announced]);
     s.send("quit");
 }
 

@@ -173,10 +173,10 @@ impl DatagenConfig {
             .with("book", &self.book_name)
             .with(
                 "eval",
-                if self.evaluator.is_some() {
-                    "file"
-                } else {
-                    "default"
+                match &self.evaluator {
+                    None => "default".to_string(),
+                    Some(Evaluator::Classical(_)) => "file".to_string(),
+                    Some(Evaluator::Network(net)) => format!("network {:016x}", net.hash()),
                 },
             )
             .with("format", self.format)

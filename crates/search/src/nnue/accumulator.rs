@@ -106,6 +106,11 @@ impl Accumulator {
         self.update(net, parent, child);
     }
 
+    /// The hidden size `H` this accumulator holds sums for.
+    pub fn hidden(&self) -> usize {
+        self.values.len() / 2
+    }
+
     /// The `H` sums seen from `perspective`.
     pub fn perspective(&self, perspective: Color) -> &[i16] {
         let h = self.values.len() / 2;

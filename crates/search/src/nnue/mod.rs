@@ -24,8 +24,9 @@
 //!   captures are one code path), and [`Network::evaluate`] turns it into
 //!   centipawns for the side to move.
 //!
-//! The network is not used by the search yet: the evaluation seam that will
-//! call it belongs to the search. `docs/nnue.md` describes the format byte by
+//! The search plays a net through the evaluation seam
+//! ([`crate::evaluator`]: `Evaluator::Network`, one accumulator a ply on each
+//! thread's stack). `docs/nnue.md` describes the format byte by
 //! byte and how to train a net.
 
 pub mod accumulator;

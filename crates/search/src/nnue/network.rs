@@ -348,7 +348,7 @@ impl FloatNetwork {
 
 /// The quantised network the engine evaluates with (see [`super::Accumulator`]
 /// and [`Network::evaluate`]); read from a net file with [`Network::load`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     pub(super) game: VariantKind,
     pub(super) activation: Activation,
@@ -360,6 +360,19 @@ pub struct Network {
     /// `2H`, side to move first.
     pub(super) out_weights: Vec<i16>,
     pub(super) out_bias: i16,
+}
+
+/// The net's shape and weight hash, not its 100k weights (an `Evaluator`
+/// in a logged or asserted value would otherwise print them all).
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Network")
+            .field("game", &self.game)
+            .field("activation", &self.activation)
+            .field("hidden", &self.hidden)
+            .field("hash", &format_args!("{:016x}", self.hash()))
+            .finish()
+    }
 }
 
 impl Network {

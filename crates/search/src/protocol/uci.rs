@@ -20,8 +20,12 @@
 //! `UCI_Variant` (combo of the protocol names `chess giveaway 3check
 //! atomic losers knightmate`), `Hash` (MB), `Threads`, `Move Overhead` (ms
 //! kept back from every clock budget for the GUI round trip, 0 to 5000,
-//! default 15), `EvalFile` (an [`EvalParams`] TOML for the current variant;
-//! empty for the built-in weights), `SearchFile` (a
+//! default 15), `EvalFile` (the evaluation for the current variant: a net
+//! file, which `Evaluator::load` tells by its magic, or an [`EvalParams`]
+//! TOML; empty for the built-in weights; each evaluation set is announced
+//! as `info string evaluation: classical` or `info string evaluation:
+//! network (...) from FILE`, and a file that cannot be used is an `info
+//! string error` with the previous evaluation kept), `SearchFile` (a
 //! [`SearchParams`] TOML read for the current variant, its fields on top of
 //! that game's defaults; empty for the defaults). Both files are read again
 //! when `UCI_Variant` changes the game, as the defaults differ per game.
@@ -42,6 +46,8 @@
 //! reads the options before it sends `UCI_Variant`. A tuning option set with
 //! `setoption` stays set when `UCI_Variant`, `EvalFile` or `SearchFile`
 //! reload the weights or the search settings: it is applied on top of them.
+//! With a net as the evaluation the weight options do nothing (an `info
+//! string` says so when one is set).
 //! Plain `varia uci` keeps the short list above for GUIs.
 //!
 //! FENs are varia's dialect: threecheck takes the `W+B` remaining-checks
@@ -136,7 +142,8 @@ where
 /// the tuning options and the queued `go`s.
 struct Uci {
     engine: Engine,
-    /// `EvalFile`, empty for the built-in weights.
+    /// `EvalFile`, empty for the built-in weights (the file of the
+    /// evaluation in use: a file that failed to load is not kept).
     eval_file: String,
     /// `SearchFile`, empty for the current variant's default settings.
     search_file: String,
@@ -359,6 +366,10 @@ impl Uci {
                         if let Some(&eg) = self.weight_options.get(&(EG + i)) {
                             params.set(EG + i, eg);
                         }
+                    } else {
+                        self.engine.out.line(&format!(
+                            "info string {name} does nothing: the evaluation is a network"
+                        ));
                     }
                 }
                 _ => self.error(&format!(
@@ -388,14 +399,28 @@ impl Uci {
         Some(())
     }
 
-    /// The weights of the current variant (`EvalFile`'s or the built-in
-    /// ones) with the tuning options set so far on top.
-    fn set_params(&mut self, mut params: EvalParams) {
-        // In index order: each term (both halves) before its endgame half.
-        for (&i, &v) in &self.weight_options {
-            params.set(i, v);
+    /// The evaluation of the current variant (`EvalFile`'s or the built-in
+    /// one) with the weight options set so far on top (classical weights
+    /// only: a net has none).
+    fn set_evaluator(&mut self, mut evaluator: Evaluator) {
+        if let Some(params) = evaluator.classical_mut() {
+            // In index order: each term (both halves) before its endgame half.
+            for (&i, &v) in &self.weight_options {
+                params.set(i, v);
+            }
         }
-        self.engine.evaluator = Arc::new(Evaluator::Classical(params));
+        self.engine.evaluator = Arc::new(evaluator);
+    }
+
+    /// `info string evaluation: ...`: which evaluation plays.
+    fn announce_eval(&mut self) {
+        let what = self.engine.evaluator.to_string();
+        let line = if self.eval_file.is_empty() {
+            format!("info string evaluation: {what} (built in)")
+        } else {
+            format!("info string evaluation: {what} from {}", self.eval_file)
+        };
+        self.engine.out.line(&line);
     }
 
     /// The search settings (`SearchFile`'s or the defaults) with the tuning
@@ -447,17 +472,45 @@ impl Uci {
         }
     }
 
-    /// Loads the weights for the current variant from `eval_file`.
+    /// Loads the evaluation for the current variant from `eval_file` after
+    /// a change of variant: a file that cannot be used for the new game
+    /// (a net of the old one) leaves the built-in evaluation, as the old
+    /// game's cannot play.
     fn load_eval(&mut self) {
         let kind = self.engine.kind;
-        let path = (!self.eval_file.is_empty()).then(|| Path::new(&self.eval_file));
-        match EvalParams::load_or_default(kind, path) {
-            Ok(p) => self.set_params(p),
+        let had_file = !self.eval_file.is_empty();
+        let loaded = Evaluator::load_or_default(kind, had_file.then(|| Path::new(&self.eval_file)));
+        match loaded {
+            Ok(ev) => self.set_evaluator(ev),
             Err(e) => {
                 self.error(&format!(
                     "EvalFile not loaded, using the built-in weights: {e}"
                 ));
-                self.set_params(EvalParams::default_for(kind));
+                self.eval_file.clear();
+                self.set_evaluator(Evaluator::default_for(kind));
+            }
+        }
+        if had_file {
+            self.announce_eval();
+        }
+    }
+
+    /// `setoption name EvalFile value FILE`: the evaluation in `file` (the
+    /// built-in one if empty) for the current variant, or an error with the
+    /// evaluation in use kept.
+    fn set_eval_file(&mut self, file: String) {
+        let path = (!file.is_empty()).then(|| Path::new(&file));
+        match Evaluator::load_or_default(self.engine.kind, path) {
+            Ok(ev) => {
+                self.eval_file = file;
+                self.set_evaluator(ev);
+                self.announce_eval();
+            }
+            Err(e) => {
+                let kept = self.engine.evaluator.to_string();
+                self.error(&format!(
+                    "EvalFile not loaded, keeping the {kept} evaluation: {e}"
+                ));
             }
         }
     }
@@ -541,12 +594,12 @@ impl Uci {
                 )),
             },
             "evalfile" => {
-                self.eval_file = if value == "<empty>" {
+                let file = if value == "<empty>" {
                     String::new()
                 } else {
                     value.to_string()
                 };
-                self.load_eval();
+                self.set_eval_file(file);
             }
             "searchfile" => {
                 self.search_file = if value == "<empty>" {

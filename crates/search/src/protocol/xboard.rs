@@ -3,14 +3,22 @@
 //! On `protover 2` the engine announces
 //!
 //! ```text
-//! feature myname="varia" variants="normal,giveaway,3check,atomic,losers,knightmate" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=1 reuse=1 option="Move Overhead -spin 15 0 5000" done=1
+//! feature myname="varia" variants="normal,giveaway,3check,atomic,losers,knightmate" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=1 reuse=1 option="Move Overhead -spin 15 0 5000" option="EvalFile -file " done=1
 //! ```
 //!
 //! and implements what that promises: `setboard`, `usermove`, `ping`,
 //! `memory` (table size in MB), `cores`, coordinate moves, no `white`/`black`
 //! colour commands, analysis mode, and the option `Move Overhead` (ms
 //! kept back from every clock budget for the GUI round trip), set with
-//! `option Move Overhead=VALUE`. Our suicide is `giveaway` here (never
+//! `option Move Overhead=VALUE`, and the option `EvalFile` (a net file or
+//! classical weights in TOML, as `Evaluator::load` tells them apart; empty
+//! for the built-in evaluation), set with `option EvalFile=FILE`. The file
+//! is read again for the game of each `new` and `variant`; which
+//! evaluation plays is said in a comment line, `# evaluation: classical
+//! (built in)` or `# evaluation: network (...) from FILE`, and a file that
+//! cannot be used for the game is an `Error (EvalFile not loaded, ...)` line
+//! with the evaluation in use kept (at `option`) or the built-in one (at
+//! `new` and `variant`, as a net of another game cannot play). Our suicide is `giveaway` here (never
 //! `suicide`, which is another game in XBoard), threecheck is `3check`.
 //!
 //! Commands: `xboard`, `protover`, `new`, `variant`, `force`, `go`,
@@ -65,6 +73,7 @@ use crate::score::cecp_score;
 use crate::{Evaluator, Info, Limits, SearchParams, SearchResult};
 use movegen::{Color, Move, VariantGame, VariantKind};
 use std::io::{self, BufRead, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -75,7 +84,7 @@ pub fn features() -> String {
     format!(
         "feature myname=\"varia\" variants=\"{}\" setboard=1 usermove=1 ping=1 \
 sigint=0 sigterm=0 san=0 colors=0 memory=1 smp=1 analyze=1 reuse=1 \
-option=\"Move Overhead -spin {} 0 {}\" done=1",
+option=\"Move Overhead -spin {} 0 {}\" option=\"EvalFile -file \" done=1",
         VariantKind::cecp_names().join(","),
         DEFAULT_MOVE_OVERHEAD.as_millis(),
         MAX_MOVE_OVERHEAD.as_millis()
@@ -131,6 +140,8 @@ struct Xboard {
     /// The analysis search's start and last completed depth, for `.`.
     analysis_start: Instant,
     analysis_depth: Arc<AtomicU32>,
+    /// The `EvalFile` option, empty for the built-in evaluation.
+    eval_file: String,
 }
 
 /// Parses `level`'s base time: minutes (`5`, `0.5`) or `min:sec` (`0:30`).
@@ -192,6 +203,7 @@ impl Protocol for Xboard {
             analyzing: false,
             analysis_start: Instant::now(),
             analysis_depth: Arc::new(AtomicU32::new(0)),
+            eval_file: String::new(),
         }
     }
 
@@ -263,7 +275,7 @@ impl Xboard {
                 Some(kind) => {
                     self.abort_search();
                     self.engine.kind = kind;
-                    self.engine.evaluator = Arc::new(Evaluator::default_for(kind));
+                    self.load_eval();
                     self.engine.settings = Arc::new(SearchParams::default_for(kind));
                     self.reset_game();
                 }
@@ -360,7 +372,7 @@ impl Xboard {
     fn new_command(&mut self) {
         self.abort_search();
         self.engine.kind = VariantKind::Chess;
-        self.engine.evaluator = Arc::new(Evaluator::default_for(VariantKind::Chess));
+        self.load_eval();
         self.engine.settings = Arc::new(SearchParams::default_for(VariantKind::Chess));
         self.engine.new_table();
         self.reset_game();
@@ -529,8 +541,61 @@ impl Xboard {
                 Some(t) => self.engine.move_overhead = t,
                 None => self.error("bad option value", setting),
             },
+            "EvalFile" => {
+                let file = value.trim().to_string();
+                let path = (!file.is_empty()).then(|| Path::new(&file));
+                match Evaluator::load_or_default(self.engine.kind, path) {
+                    Ok(ev) => {
+                        self.eval_file = file.clone();
+                        self.engine.evaluator = Arc::new(ev);
+                        self.announce_eval((!file.is_empty()).then_some(file));
+                    }
+                    Err(e) => {
+                        let kept = self.engine.evaluator.to_string();
+                        self.error(
+                            &format!("EvalFile not loaded, keeping the {kept} evaluation"),
+                            &e.to_string(),
+                        );
+                    }
+                }
+            }
             _ => self.error("unknown option", setting),
         }
+    }
+
+    /// The evaluation of the current game: `EvalFile`'s, or the built-in
+    /// one without it or when it cannot be used for this game.
+    fn load_eval(&mut self) {
+        let kind = self.engine.kind;
+        if self.eval_file.is_empty() {
+            self.engine.evaluator = Arc::new(Evaluator::default_for(kind));
+            return;
+        }
+        match Evaluator::load(kind, Path::new(&self.eval_file)) {
+            Ok(ev) => {
+                self.engine.evaluator = Arc::new(ev);
+                self.announce_eval(Some(self.eval_file.clone()));
+            }
+            Err(e) => {
+                self.error(
+                    "EvalFile not loaded, using the built-in evaluation",
+                    &e.to_string(),
+                );
+                self.engine.evaluator = Arc::new(Evaluator::default_for(kind));
+                self.announce_eval(None);
+            }
+        }
+    }
+
+    /// `# evaluation: ...`: which evaluation plays (a comment line), read
+    /// from `file` or built in.
+    fn announce_eval(&mut self, file: Option<String>) {
+        let what = self.engine.evaluator.to_string();
+        let line = match file {
+            Some(file) => format!("# evaluation: {what} from {file}"),
+            None => format!("# evaluation: {what} (built in)"),
+        };
+        self.engine.out.line(&line);
     }
 
     fn level(&mut self, toks: &[(usize, &str)], line: &str) {
