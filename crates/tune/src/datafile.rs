@@ -128,7 +128,11 @@ pub fn text_line(p: &PackedPosition, kind: VariantKind) -> String {
 /// The `fen,result` CSV row of a position (no newline), result from
 /// White's view.
 pub fn csv_line(p: &PackedPosition, kind: VariantKind) -> String {
-    format!("{},{}", p.to_fen(kind), format_result(white_score(p.result())))
+    format!(
+        "{},{}",
+        p.to_fen(kind),
+        format_result(white_score(p.result()))
+    )
 }
 
 /// What a resumed output already holds.
