@@ -113,12 +113,15 @@ fn datagen_plays_its_games_with_a_net_and_names_it_in_its_settings() {
         ],
     ));
     assert!(o.status.success(), "{o:?}");
-    let text = std::fs::read_to_string(&out).unwrap();
+    // The run's settings and progress are beside the CSV.
+    let meta = std::fs::read_to_string(dir.path().join("pos.csv.progress.meta")).unwrap();
     assert!(
-        text.contains(&format!("network {:016x}", net.hash())),
-        "{text}"
+        meta.contains(&format!("network {:016x}", net.hash())),
+        "{meta}"
     );
-    assert_eq!(text.matches("# game ").count(), 2, "{text}");
+    let progress = std::fs::read_to_string(dir.path().join("pos.csv.progress")).unwrap();
+    let last = progress.lines().last().unwrap();
+    assert!(last.starts_with("2,2,"), "two games written: {progress}");
 }
 
 #[test]
