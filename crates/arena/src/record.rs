@@ -491,14 +491,7 @@ impl Record {
                     return Err(wrong_kind());
                 }
             } else if let Some(field) = t.strip_prefix('#') {
-                let (k, v) = field
-                    .split_once(':')
-                    .ok_or_else(|| RecordError::BadHeaderLine {
-                        file: file.to_string(),
-                        line: number + 1,
-                        text: t.to_string(),
-                    })?;
-                identity.set(k.trim(), v.trim());
+                set_header_field(&mut identity, field, t, file, number + 1)?;
             } else {
                 break;
             }
@@ -598,6 +591,27 @@ fn read_text(path: &Path, file: &str) -> Result<Option<String>, RecordError> {
     }
 }
 
+/// Sets one `key: value` field of a header (`field`, found in the line
+/// `text`, line `line` of `file`) in `identity`; a field without a colon is
+/// an error naming the line.
+fn set_header_field(
+    identity: &mut RunIdentity,
+    field: &str,
+    text: &str,
+    file: &str,
+    line: usize,
+) -> Result<(), RecordError> {
+    let (k, v) = field
+        .split_once(':')
+        .ok_or_else(|| RecordError::BadHeaderLine {
+            file: file.to_string(),
+            line,
+            text: text.to_string(),
+        })?;
+    identity.set(k.trim(), v.trim());
+    Ok(())
+}
+
 /// The identity in a sidecar's text (its first line must be `format`'s tag).
 fn parse_meta(meta: &str, format: &RecordFormat, file: &str) -> Result<RunIdentity, RecordError> {
     let tag = format.tag();
@@ -614,14 +628,7 @@ fn parse_meta(meta: &str, format: &RecordFormat, file: &str) -> Result<RunIdenti
         if t.trim().is_empty() {
             continue;
         }
-        let (k, v) = t
-            .split_once(':')
-            .ok_or_else(|| RecordError::BadHeaderLine {
-                file: file.to_string(),
-                line: i + 2,
-                text: t.to_string(),
-            })?;
-        identity.set(k.trim(), v.trim());
+        set_header_field(&mut identity, t, t, file, i + 2)?;
     }
     Ok(identity)
 }
