@@ -752,16 +752,7 @@ impl AppendLog {
             check_run(&record, identity, columns, file)?;
             Some(record)
         };
-        let mut log = AppendLog {
-            file: OpenOptions::new()
-                .append(true)
-                .open(path)
-                .map_err(RecordError::io(file))?,
-            path: path.to_path_buf(),
-            name: file.to_string(),
-            checksum: format.checksum,
-            _lock: lock,
-        };
+        let mut log = AppendLog::append_to(path, format, file, lock)?;
         if let Some(r) = &record {
             log.truncate(r.complete_len)?;
         }
@@ -780,6 +771,16 @@ impl AppendLog {
         let lock = OutputLock::acquire(path, file)?;
         replace_file(&meta_path(path), &format.meta_text(identity), file)?;
         replace_file(path, &(format.column_line(columns) + "\n"), file)?;
+        AppendLog::append_to(path, format, file, lock)
+    }
+
+    /// The log appending to `path` (which exists), holding `lock`.
+    fn append_to(
+        path: &Path,
+        format: &RecordFormat,
+        file: &str,
+        lock: OutputLock,
+    ) -> Result<AppendLog, RecordError> {
         Ok(AppendLog {
             file: OpenOptions::new()
                 .append(true)
