@@ -491,14 +491,7 @@ impl Record {
                     return Err(wrong_kind());
                 }
             } else if let Some(field) = t.strip_prefix('#') {
-                let (k, v) = field
-                    .split_once(':')
-                    .ok_or_else(|| RecordError::BadHeaderLine {
-                        file: file.to_string(),
-                        line: number + 1,
-                        text: t.to_string(),
-                    })?;
-                identity.set(k.trim(), v.trim());
+                set_header_field(&mut identity, field, t, file, number + 1)?;
             } else {
                 break;
             }
@@ -598,6 +591,27 @@ fn read_text(path: &Path, file: &str) -> Result<Option<String>, RecordError> {
     }
 }
 
+/// Sets one `key: value` field of a header (`field`, found in the line
+/// `text`, line `line` of `file`) in `identity`; a field without a colon is
+/// an error naming the line.
+fn set_header_field(
+    identity: &mut RunIdentity,
+    field: &str,
+    text: &str,
+    file: &str,
+    line: usize,
+) -> Result<(), RecordError> {
+    let (k, v) = field
+        .split_once(':')
+        .ok_or_else(|| RecordError::BadHeaderLine {
+            file: file.to_string(),
+            line,
+            text: text.to_string(),
+        })?;
+    identity.set(k.trim(), v.trim());
+    Ok(())
+}
+
 /// The identity in a sidecar's text (its first line must be `format`'s tag).
 fn parse_meta(meta: &str, format: &RecordFormat, file: &str) -> Result<RunIdentity, RecordError> {
     let tag = format.tag();
@@ -614,14 +628,7 @@ fn parse_meta(meta: &str, format: &RecordFormat, file: &str) -> Result<RunIdenti
         if t.trim().is_empty() {
             continue;
         }
-        let (k, v) = t
-            .split_once(':')
-            .ok_or_else(|| RecordError::BadHeaderLine {
-                file: file.to_string(),
-                line: i + 2,
-                text: t.to_string(),
-            })?;
-        identity.set(k.trim(), v.trim());
+        set_header_field(&mut identity, t, t, file, i + 2)?;
     }
     Ok(identity)
 }
@@ -745,16 +752,7 @@ impl AppendLog {
             check_run(&record, identity, columns, file)?;
             Some(record)
         };
-        let mut log = AppendLog {
-            file: OpenOptions::new()
-                .append(true)
-                .open(path)
-                .map_err(RecordError::io(file))?,
-            path: path.to_path_buf(),
-            name: file.to_string(),
-            checksum: format.checksum,
-            _lock: lock,
-        };
+        let mut log = AppendLog::append_to(path, format, file, lock)?;
         if let Some(r) = &record {
             log.truncate(r.complete_len)?;
         }
@@ -773,6 +771,16 @@ impl AppendLog {
         let lock = OutputLock::acquire(path, file)?;
         replace_file(&meta_path(path), &format.meta_text(identity), file)?;
         replace_file(path, &(format.column_line(columns) + "\n"), file)?;
+        AppendLog::append_to(path, format, file, lock)
+    }
+
+    /// The log appending to `path` (which exists), holding `lock`.
+    fn append_to(
+        path: &Path,
+        format: &RecordFormat,
+        file: &str,
+        lock: OutputLock,
+    ) -> Result<AppendLog, RecordError> {
         Ok(AppendLog {
             file: OpenOptions::new()
                 .append(true)
@@ -925,6 +933,19 @@ mod tests {
             .with("depth", depth)
     }
 
+    /// A fresh temporary folder and the path of `name` in it (the folder
+    /// lives as long as the returned guard).
+    fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        (dir, path)
+    }
+
+    /// The identity `Record::read` finds in the file at `path`.
+    fn identity_read(path: &Path) -> RunIdentity {
+        Record::read(path, &FORMAT, "r").unwrap().identity
+    }
+
     #[test]
     fn fnv1a_of_known_strings() {
         assert_eq!(checksum(""), 0xcbf2_9ce4_8422_2325);
@@ -934,8 +955,7 @@ mod tests {
 
     #[test]
     fn append_then_resume_keeps_rows_and_cuts_a_torn_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.csv");
+        let (dir, path) = scratch("r.csv");
         let (mut log, old) =
             AppendLog::open(&path, &FORMAT, &identity(5), &["a", "b"], "r").unwrap();
         assert!(old.is_none());
@@ -966,16 +986,12 @@ mod tests {
         assert_eq!(old.lines[2].number, 4);
         assert_eq!(std::fs::metadata(&path).unwrap().len(), whole);
         assert_eq!(old.csv_text().lines().nth(3), Some("2,y"));
-        assert_eq!(
-            Record::read(&path, &FORMAT, "r").unwrap().identity,
-            identity(5)
-        );
+        assert_eq!(identity_read(&path), identity(5));
     }
 
     #[test]
     fn a_file_of_an_older_version_resumes_converted() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("old.csv");
+        let (_dir, path) = scratch("old.csv");
         let rows = format!(
             "{}\n# note\n{}\n",
             with_checksum("1,x"),
@@ -1004,16 +1020,12 @@ mod tests {
         drop(log);
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text, format!("a,b,check\n{rows}{}\n", with_checksum("3,z")));
-        assert_eq!(
-            Record::read(&path, &FORMAT, "old").unwrap().identity,
-            identity(5)
-        );
+        assert_eq!(identity_read(&path), identity(5));
     }
 
     #[test]
     fn a_second_writer_is_refused_while_the_first_holds_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.csv");
+        let (_dir, path) = scratch("r.csv");
         let (mut log, _) = AppendLog::open(&path, &FORMAT, &identity(5), &["a"], "r.csv").unwrap();
         log.append("1").unwrap();
         // A lock is per open file: a second open, even in this process,
@@ -1045,8 +1057,7 @@ mod tests {
 
     #[test]
     fn other_runs_edits_and_other_files_are_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.csv");
+        let (_dir, path) = scratch("r.csv");
         let (mut log, _) = AppendLog::open(&path, &FORMAT, &identity(5), &["a"], "r.csv").unwrap();
         log.append("17").unwrap();
         drop(log);
@@ -1104,8 +1115,7 @@ mod tests {
             ("variant", "chess", "atomic")
         );
         assert_eq!(a.first_difference(&b, &["variant"]), None);
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("x.csv");
+        let (_dir, path) = scratch("x.csv");
         assert!(!refuse_existing(&path, false, "match").unwrap());
         std::fs::write(&path, "1").unwrap();
         assert!(refuse_existing(&path, true, "match").unwrap());

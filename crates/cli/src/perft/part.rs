@@ -197,7 +197,6 @@ pub fn write_part(
     rows: &[PartRow],
 ) -> anyhow::Result<()> {
     let (cols, lines) = part_lines(meta, columns, rows)?;
-    let cols: Vec<&str> = cols.iter().map(String::as_str).collect();
     record::write_all(out, &PART_FORMAT, &meta.identity(), &cols, lines)?;
     Ok(())
 }
@@ -212,7 +211,6 @@ pub fn write_part_csv(
     rows: &[PartRow],
 ) -> anyhow::Result<()> {
     let (cols, lines) = part_lines(meta, columns, rows)?;
-    let cols: Vec<&str> = cols.iter().map(String::as_str).collect();
     record::write_csv(out, &PART_FORMAT, &cols, lines)?;
     Ok(())
 }
@@ -222,7 +220,7 @@ fn part_lines(
     meta: &RunMeta,
     columns: StatColumns,
     rows: &[PartRow],
-) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+) -> anyhow::Result<(Vec<&'static str>, Vec<String>)> {
     let lines = rows
         .iter()
         .map(|r| {
@@ -232,8 +230,7 @@ fn part_lines(
             csv_line(&rec)
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let cols = columns_of(&["index", "path"], meta.stats);
-    Ok((cols.iter().map(|c| c.to_string()).collect(), lines))
+    Ok((columns_of(&["index", "path"], meta.stats), lines))
 }
 
 /// One CSV line (quoted where needed), without newline.
