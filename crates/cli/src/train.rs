@@ -23,7 +23,7 @@ wdl * result + (1 - wdl) * sigmoid(score / K); K is fitted to the data unless
 checkpoint.bin, trace.csv (epoch,train_loss,val_loss,positions_per_s,lr) and
 trace.svg. --resume continues from checkpoint.bin (same settings and data;
 --epochs may grow) and ends with the same bytes as an uninterrupted run.
-The engine does not play with a net yet (docs/nnue.md).
+The engine plays a net with `--eval NET`, `eval=NET` or EvalFile (docs/nnue.md).
 
 Example:
   varia train --variant chess --data chess-1.bin --data chess-2.bin --out nets/chess --epochs 10")]
