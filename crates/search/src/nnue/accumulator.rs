@@ -40,7 +40,7 @@ impl Accumulator {
         let h = net.hidden;
         debug_assert_eq!(self.values.len(), 2 * h);
         for c in Color::ALL {
-            let out = &mut self.values[c.index() * h..(c.index() + 1) * h];
+            let out = self.perspective_mut(c);
             out.copy_from_slice(&net.ft_bias);
             for_each_active(pos, c, |f| add(out, net.feature_row(f)));
         }
@@ -50,7 +50,6 @@ impl Accumulator {
     /// `child`, any position reached from it (a move, a null move, or
     /// several moves).
     pub fn update<V: Variant>(&mut self, net: &Network, parent: &Position<V>, child: &Position<V>) {
-        let h = net.hidden;
         let (before, after) = (parent.board(), child.board());
         for color in Color::ALL {
             for &role in V::ROLES {
@@ -58,19 +57,17 @@ impl Accumulator {
                 let piece = Piece { color, role };
                 for sq in b & !a {
                     for p in Color::ALL {
-                        let f = piece_feature(p, piece, sq);
                         sub(
-                            &mut self.values[p.index() * h..(p.index() + 1) * h],
-                            net.feature_row(f),
+                            self.perspective_mut(p),
+                            net.feature_row(piece_feature(p, piece, sq)),
                         );
                     }
                 }
                 for sq in a & !b {
                     for p in Color::ALL {
-                        let f = piece_feature(p, piece, sq);
                         add(
-                            &mut self.values[p.index() * h..(p.index() + 1) * h],
-                            net.feature_row(f),
+                            self.perspective_mut(p),
+                            net.feature_row(piece_feature(p, piece, sq)),
                         );
                     }
                 }
@@ -84,7 +81,7 @@ impl Accumulator {
                 );
                 if a != b {
                     for p in Color::ALL {
-                        let acc = &mut self.values[p.index() * h..(p.index() + 1) * h];
+                        let acc = self.perspective_mut(p);
                         sub(acc, net.feature_row(check_feature(p, color, b)));
                         add(acc, net.feature_row(check_feature(p, color, a)));
                     }
@@ -115,6 +112,13 @@ impl Accumulator {
     pub fn perspective(&self, perspective: Color) -> &[i16] {
         let h = self.values.len() / 2;
         &self.values[perspective.index() * h..(perspective.index() + 1) * h]
+    }
+
+    /// The sums of one perspective, to change.
+    #[inline]
+    fn perspective_mut(&mut self, perspective: Color) -> &mut [i16] {
+        let h = self.values.len() / 2;
+        &mut self.values[perspective.index() * h..(perspective.index() + 1) * h]
     }
 }
 
