@@ -34,7 +34,9 @@
 #   ELO0, ELO1   SPRT bounds [0, 5] (-n: [-5, 0])
 #   MAX_GAMES    stop without a decision after this many games [20000]
 #   CONCURRENCY  games at once [2]
-#   OUT          where the game CSVs go [data/sprt/games]
+#   OUT          where the game CSVs go [data/sprt/games]; the games of a
+#                test that passes (H1) are compressed to FILE.csv.gz at its
+#                end, those of the others stay plain (not to be committed)
 #   LOG          the log [data/sprt/log.csv]
 #   BASE_BIN, NEW_BIN  use these binaries instead of building them (the log
 #                still names the commits; for trying the script out)
@@ -187,8 +189,15 @@ for variant in "${variant_list[@]}"; do
     if [ -n "${GAMES_FILE:-}" ]; then
         [ "${#variant_list[@]}" = 1 ] || { echo "sprt.sh: GAMES_FILE needs one variant" >&2; exit 2; }
         [ -s "$GAMES_FILE" ] || { echo "sprt.sh: no games to continue in GAMES_FILE=$GAMES_FILE" >&2; exit 2; }
+        case $GAMES_FILE in
+            *.gz) echo "sprt.sh: GAMES_FILE=$GAMES_FILE is compressed (a test that passed): decompress it first (gunzip -k $GAMES_FILE) and pass the .csv" >&2; exit 2 ;;
+        esac
         stem=${GAMES_FILE%.csv}
         change_note=" (continues the games of $(basename "$GAMES_FILE"))"
+    fi
+    if [ -e "$stem.csv.gz" ]; then
+        echo "sprt.sh: this test passed already; its games are in $stem.csv.gz (to continue it: gunzip -k it and pass GAMES_FILE=$stem.csv)" >&2
+        exit 2
     fi
     resume=()
     [ -s "$stem.csv" ] && resume=(--resume)
@@ -216,4 +225,10 @@ for variant in "${variant_list[@]}"; do
     change_csv=${change_csv//\"/\"\"}
     echo "$(date +%Y-%m-%d),$new_rev$dirty,$short,\"$change_csv\",$variant,\"$LIMITS hash=$HASH\",$games,$wins,$draws,$losses,$elo,$elo_low,$elo_high,$llr,$llr_low,$llr_high,$ELO0,$ELO1,$result" >> "$LOG"
     echo "logged: $variant $result (LLR $llr, Elo $elo [$elo_low, $elo_high], $games games)" >&2
+    # The games of a test that passed are kept, compressed (varia reads
+    # them so; the sidecar $stem.csv.meta stays as it is); see README.md.
+    if [ "$result" = H1 ]; then
+        gzip -9 -n "$stem.csv" && rm -f "$stem.csv.lock"
+        echo "games kept compressed: $stem.csv.gz" >&2
+    fi
 done

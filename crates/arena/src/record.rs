@@ -45,6 +45,14 @@
 //! read ([`Record::read`]), and [`AppendLog::open`] converts one to this
 //! layout when a run resumes it (after checking it is the same run).
 //!
+//! **Compressed files.** [`Record::read`] reads a gzip file as well (through
+//! [`search::input::read`], which decides by the content), so a finished
+//! run's CSV can be kept as `FILE.gz`; its sidecar is `FILE.gz.meta`, or
+//! `FILE.meta` as `gzip FILE` leaves it. Writing stays plain:
+//! [`AppendLog::open`] and [`write_file`] refuse a gzip file or a `.gz` name
+//! ([`RecordError::Compressed`]), since a resume appends rows and cuts a torn
+//! line at a byte offset, which a compressed stream does not allow.
+//!
 //! The checksum of a row is `{:016x}` of FNV-1a 64 over the row's text up to
 //! (not including) the comma before it. FNV-1a is chosen for being ten
 //! lines, stable across platforms and versions, and enough to catch edits
@@ -178,6 +186,12 @@ pub enum RecordError {
         /// The sidecar's path.
         meta: String,
     },
+    /// A gzip file (or a `.gz` name) given to a writer.
+    #[error("{file} is gzip (by its content or its .gz name): varia reads compressed files but writes and resumes only plain ones; to continue it, decompress it (gunzip -k {file}) and resume the plain file, or write to a name without .gz")]
+    Compressed {
+        /// The file.
+        file: String,
+    },
     /// A row whose checksum does not match its text.
     #[error("{file}: line {line}: checksum mismatch (the row was changed after it was written)")]
     Checksum {
@@ -207,6 +221,32 @@ pub fn meta_path(path: &Path) -> PathBuf {
 /// appended.
 pub fn lock_path(path: &Path) -> PathBuf {
     with_suffix(path, ".lock")
+}
+
+/// The sidecar text of the record file `path` for a reader: [`meta_path`],
+/// or for a compressed `FILE.gz` without one, `FILE.meta` (where it stays
+/// after `gzip FILE`). `None` if neither exists.
+fn read_meta(path: &Path, file: &str) -> Result<Option<String>, RecordError> {
+    let meta = meta_path(path);
+    if let Some(text) = read_text(&meta, file)? {
+        return Ok(Some(text));
+    }
+    if search::input::has_gz_extension(path) {
+        return read_text(&meta_path(&path.with_extension("")), file);
+    }
+    Ok(None)
+}
+
+/// Refuses `path` to a writer if it is gzip data or named `.gz` (see the
+/// module docs).
+fn refuse_compressed(path: &Path, file: &str) -> Result<(), RecordError> {
+    let gzip = search::input::is_gzip(path).map_err(RecordError::io(file))?;
+    if gzip || search::input::has_gz_extension(path) {
+        return Err(RecordError::Compressed {
+            file: file.to_string(),
+        });
+    }
+    Ok(())
 }
 
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
@@ -296,9 +336,11 @@ fn replace_file(path: &Path, text: &str, file: &str) -> Result<(), RecordError> 
 }
 
 /// Refuses to start over an existing, non-empty `path` unless `resume` is
-/// set, and refuses a file another run is writing (see [`OutputLock`]).
-/// Returns whether the file exists (and is to be continued).
+/// set, refuses a file another run is writing (see [`OutputLock`]), and a
+/// gzip file or `.gz` name ([`RecordError::Compressed`]: a run's output is
+/// written plain). Returns whether the file exists (and is to be continued).
 pub fn refuse_existing(path: &Path, resume: bool, what: &str) -> Result<bool, RecordError> {
+    refuse_compressed(path, &path.display().to_string())?;
     drop(OutputLock::acquire(path, &path.display().to_string())?);
     let exists = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
     if exists && !resume {
@@ -525,7 +567,8 @@ impl Record {
     }
 
     /// Reads and parses `path` with its sidecar [`meta_path`], or a file of
-    /// an older version with the identity on top (gzip is read too).
+    /// an older version with the identity on top. A gzip file is read
+    /// decompressed, its sidecar `FILE.gz.meta` or else `FILE.meta`.
     pub fn read(path: &Path, format: &RecordFormat, file: &str) -> Result<Record, RecordError> {
         let bytes = search::input::read(path).map_err(RecordError::io(file))?;
         let text = String::from_utf8(bytes).map_err(|_| RecordError::NotUtf8 {
@@ -534,11 +577,15 @@ impl Record {
         if text.starts_with('#') {
             return Record::parse(&text, format, file);
         }
-        let meta = meta_path(path);
-        let Some(meta_text) = read_text(&meta, file)? else {
+        let Some(meta_text) = read_meta(path, file)? else {
+            let mut meta = meta_path(path).display().to_string();
+            if search::input::has_gz_extension(path) {
+                let plain = meta_path(&path.with_extension(""));
+                meta.push_str(&format!(" (or {})", plain.display()));
+            }
             return Err(RecordError::NoMeta {
                 file: file.to_string(),
-                meta: meta.display().to_string(),
+                meta,
             });
         };
         Record::parse_with_meta(&meta_text, &text, format, file)
@@ -722,6 +769,7 @@ impl AppendLog {
         columns: &[&str],
         file: &str,
     ) -> Result<(AppendLog, Option<Record>), RecordError> {
+        refuse_compressed(path, file)?;
         let lock = OutputLock::acquire(path, file)?;
         let head = format.column_line(columns) + "\n";
         let meta = meta_path(path);
@@ -768,6 +816,7 @@ impl AppendLog {
         columns: &[&str],
         file: &str,
     ) -> Result<AppendLog, RecordError> {
+        refuse_compressed(path, file)?;
         let lock = OutputLock::acquire(path, file)?;
         replace_file(&meta_path(path), &format.meta_text(identity), file)?;
         replace_file(path, &(format.column_line(columns) + "\n"), file)?;
@@ -861,6 +910,7 @@ pub fn write_file(
     rows: impl IntoIterator<Item = String>,
 ) -> Result<(), RecordError> {
     let file = path.display().to_string();
+    refuse_compressed(path, &file)?;
     let mut text = Vec::new();
     write_csv(&mut text, format, columns, rows).map_err(RecordError::io(&file))?;
     replace_file(&meta_path(path), &format.meta_text(identity), &file)?;
@@ -987,6 +1037,58 @@ mod tests {
         assert_eq!(std::fs::metadata(&path).unwrap().len(), whole);
         assert_eq!(old.csv_text().lines().nth(3), Some("2,y"));
         assert_eq!(identity_read(&path), identity(5));
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        enc.write_all(bytes).unwrap();
+        enc.finish().unwrap()
+    }
+
+    #[test]
+    fn gzip_files_are_read_with_either_sidecar_and_never_written() {
+        let (dir, path) = scratch("r.csv");
+        let (mut log, _) = AppendLog::open(&path, &FORMAT, &identity(5), &["a"], "r").unwrap();
+        log.append("1").unwrap();
+        drop(log);
+        let plain = Record::read(&path, &FORMAT, "r").unwrap();
+        // `gzip r.csv`: r.csv.gz, its sidecar still r.csv.meta.
+        let gz = dir.path().join("r.csv.gz");
+        std::fs::write(&gz, gzip(&std::fs::read(&path).unwrap())).unwrap();
+        assert_eq!(Record::read(&gz, &FORMAT, "r").unwrap(), plain);
+        // Its own sidecar r.csv.gz.meta comes first.
+        std::fs::write(meta_path(&gz), FORMAT.meta_text(&identity(7))).unwrap();
+        assert_eq!(identity_read(&gz), identity(7));
+        std::fs::remove_file(meta_path(&gz)).unwrap();
+        std::fs::remove_file(meta_path(&path)).unwrap();
+        let e = Record::read(&gz, &FORMAT, "r.csv.gz").unwrap_err();
+        assert!(matches!(e, RecordError::NoMeta { .. }), "{e}");
+        assert!(e.to_string().contains("r.csv.gz.meta (or "), "{e}");
+        // No writer takes a gzip file (by content or by name) or a .gz name.
+        let before = std::fs::read(&gz).unwrap();
+        let hidden = dir.path().join("hidden.csv");
+        std::fs::write(&hidden, &before).unwrap();
+        let new = dir.path().join("new.csv.gz");
+        for p in [&gz, &hidden, &new] {
+            let file = p.display().to_string();
+            let opened = AppendLog::open(p, &FORMAT, &identity(5), &["a"], &file);
+            let created = AppendLog::create(p, &FORMAT, &identity(5), &["a"], &file);
+            let written = write_file(p, &FORMAT, &identity(5), &["a"], ["1".to_string()]);
+            let existing = refuse_existing(p, true, "run");
+            for e in [
+                opened.unwrap_err(),
+                created.unwrap_err(),
+                written.unwrap_err(),
+                existing.unwrap_err(),
+            ] {
+                assert!(matches!(e, RecordError::Compressed { .. }), "{e}");
+                assert!(e.to_string().starts_with(&file), "{e}");
+            }
+            assert!(!lock_path(p).exists() && !meta_path(p).exists());
+        }
+        assert_eq!(std::fs::read(&gz).unwrap(), before);
+        assert_eq!(std::fs::read(&hidden).unwrap(), before);
+        assert!(!new.exists());
     }
 
     #[test]

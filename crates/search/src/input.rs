@@ -9,10 +9,28 @@
 //! error types and messages (and can still tell `NotFound` apart); the refusals
 //! are `InvalidInput` and `FileTooLarge` errors that say what is wrong. The
 //! module lives in `search`, the lowest crate that reads files.
+//!
+//! **Compressed input.** [`read`] (and so [`read_to_string`]) decompresses a
+//! gzip file: the games of the SPRT tests the repository keeps are stored as
+//! `.csv.gz`, and a user may compress a book, a PGN or a finished match the
+//! same way. Whether a file is gzip is decided by its content (it starts with
+//! [`GZIP_MAGIC`], as `gzip` and `zcat` decide), not by its name, so a file
+//! renamed either way is still read right; no text or weights file varia reads
+//! starts with those bytes (0x1f is a control character, and a network starts
+//! with its own magic). Concatenated gzip members are read as one stream (as
+//! `zcat` does), the bound applies to the decompressed bytes too, and a
+//! truncated or damaged stream is an `InvalidData` error saying so. Only
+//! reading is compressed: a writer that appends refuses a gzip file
+//! ([`is_gzip`], [`has_gz_extension`]), since appending plain rows to it, or
+//! cutting a torn line at an offset of the decompressed text, would damage it.
 
 use std::fs::File;
 use std::io::{self, Read as _};
 use std::path::Path;
+
+/// The first two bytes of every gzip stream (RFC 1952): what [`read`] looks
+/// for to decompress a file.
+pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// The largest input file accepted, in bytes (2 GiB: far beyond any book,
 /// suite or weights file, and more than a long match's games).
@@ -37,7 +55,8 @@ pub fn open(path: &Path) -> io::Result<(File, u64)> {
 }
 
 /// The bytes of `path`, a regular file of at most [`MAX_INPUT_BYTES`] (also if
-/// it grows while being read).
+/// it grows while being read); a gzip file (see the module docs) is
+/// decompressed, and its decompressed bytes are bounded the same way.
 pub fn read(path: &Path) -> io::Result<Vec<u8>> {
     let (file, len) = open(path)?;
     let mut bytes = Vec::with_capacity(len as usize);
@@ -45,7 +64,53 @@ pub fn read(path: &Path) -> io::Result<Vec<u8>> {
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(too_large(bytes.len() as u64));
     }
+    if bytes.starts_with(&GZIP_MAGIC) {
+        return gunzip(&bytes);
+    }
     Ok(bytes)
+}
+
+/// The decompressed bytes of the gzip stream `compressed` (one member or
+/// several, one after the other), at most [`MAX_INPUT_BYTES`].
+fn gunzip(compressed: &[u8]) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(compressed.len().saturating_mul(4));
+    flate2::read::MultiGzDecoder::new(compressed)
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("truncated or corrupt gzip data ({e})"),
+            )
+        })?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// Whether `path` is gzip data (starts with [`GZIP_MAGIC`]): what [`read`]
+/// would decompress. A missing file is `false`; another error to open or
+/// read it is returned.
+pub fn is_gzip(path: &Path) -> io::Result<bool> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    if !file.metadata()?.is_file() {
+        return Ok(false);
+    }
+    let mut head = Vec::with_capacity(GZIP_MAGIC.len());
+    file.take(GZIP_MAGIC.len() as u64).read_to_end(&mut head)?;
+    Ok(head == GZIP_MAGIC)
+}
+
+/// Whether `path`'s name ends in `.gz` (any case): a file meant to hold gzip
+/// data, which a writer of plain text should not create.
+pub fn has_gz_extension(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
 }
 
 /// The text of `path`, as [`read`]; not UTF-8 is an `InvalidData` error.
@@ -91,5 +156,60 @@ mod tests {
         let e = read(&f).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::FileTooLarge);
         assert!(e.to_string().contains("file too large"), "{e}");
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        std::io::Write::write_all(&mut enc, bytes).unwrap();
+        enc.finish().unwrap()
+    }
+
+    #[test]
+    fn gzip_files_are_read_decompressed_whatever_their_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "game,result\n1,1-0\n".repeat(100);
+        for name in ["a.csv.gz", "renamed.csv"] {
+            let f = dir.path().join(name);
+            std::fs::write(&f, gzip(text.as_bytes())).unwrap();
+            assert!(is_gzip(&f).unwrap(), "{name}");
+            assert_eq!(read_to_string(&f).unwrap(), text, "{name}");
+        }
+        // Two members one after the other read as one stream, as zcat does.
+        let f = dir.path().join("two.gz");
+        let mut two = gzip(b"first\n");
+        two.extend(gzip(b"second\n"));
+        std::fs::write(&f, two).unwrap();
+        assert_eq!(read_to_string(&f).unwrap(), "first\nsecond\n");
+        // A plain file is read as it is; a missing one is not gzip.
+        let plain = dir.path().join("plain.csv");
+        std::fs::write(&plain, &text).unwrap();
+        assert!(!is_gzip(&plain).unwrap());
+        assert_eq!(read_to_string(&plain).unwrap(), text);
+        assert!(!is_gzip(&dir.path().join("missing.gz")).unwrap());
+        assert!(has_gz_extension(Path::new("x/games.csv.GZ")));
+        assert!(!has_gz_extension(Path::new("games.csv")));
+    }
+
+    #[test]
+    fn truncated_or_damaged_gzip_is_one_invalid_data_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let whole = gzip("1,2,3\n".repeat(1000).as_bytes());
+        let f = dir.path().join("cut.csv.gz");
+        for bytes in [
+            &whole[..whole.len() / 2],
+            &whole[..whole.len() - 4],
+            &whole[..2],
+        ] {
+            std::fs::write(&f, bytes).unwrap();
+            let e = read(&f).unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::InvalidData, "{e}");
+            assert!(e.to_string().contains("truncated or corrupt gzip"), "{e}");
+            assert!(!e.to_string().contains('\n'), "{e}");
+        }
+        let mut damaged = whole.clone();
+        let n = damaged.len();
+        damaged[n - 8] ^= 0xff; // the CRC of the decompressed data
+        std::fs::write(&f, damaged).unwrap();
+        assert_eq!(read(&f).unwrap_err().kind(), io::ErrorKind::InvalidData);
     }
 }

@@ -539,14 +539,21 @@ fn game_positions<V: Variant>(
 /// `varia match` (rows of other games, unfinished games and games lost by a
 /// crash, time or an illegal move are skipped; the opening's moves are not
 /// used), or a PGN file (`.pgn`; the first `skip_plies` plies are skipped).
-/// Returns the games and how many were skipped.
+/// Either may be gzip-compressed (`.csv.gz`, `.pgn.gz`: see
+/// [`search::input`]). Returns the games and how many were skipped.
 pub fn from_games(
     path: &Path,
     kind: VariantKind,
     skip_plies: usize,
 ) -> Result<(Vec<GamePositions>, usize)> {
     let name = path.display().to_string();
-    let is_pgn = path
+    // `games.pgn.gz` is a PGN too: its kind is the name's before `.gz`.
+    let plain_name = if search::input::has_gz_extension(path) {
+        path.with_extension("")
+    } else {
+        path.to_path_buf()
+    };
+    let is_pgn = plain_name
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
     let mut out = Vec::new();

@@ -295,6 +295,23 @@ fn positions_from_match_csv_and_pgn_agree() {
     // Rows of another game are skipped.
     let (none, skipped) = from_games(&csv, VariantKind::Chess, 0).unwrap();
     assert_eq!((none.len(), skipped), (0, 4));
+    // Compressed as the repository keeps its games (`gzip games.csv` leaves
+    // the sidecar `games.csv.meta`), both read to the same positions.
+    for (plain, skip) in [(&csv, 0), (&pgn, 4)] {
+        let gz = plain.with_extension(format!(
+            "{}.gz",
+            plain.extension().unwrap().to_str().unwrap()
+        ));
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        std::io::Write::write_all(&mut enc, &std::fs::read(plain).unwrap()).unwrap();
+        std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+        let (from_gz, skipped) = from_games(&gz, VariantKind::Suicide, skip).unwrap();
+        assert_eq!(skipped, 0, "{}", gz.display());
+        assert_eq!(from_gz.len(), 4, "{}", gz.display());
+        for (a, b) in from_gz.iter().zip(&from_csv) {
+            assert_eq!((&a.fens, a.result), (&b.fens, b.result));
+        }
+    }
 }
 
 #[test]
