@@ -90,17 +90,17 @@ fn gunzip(compressed: &[u8]) -> io::Result<Vec<u8>> {
 }
 
 /// Whether `path` is gzip data (starts with [`GZIP_MAGIC`]): what [`read`]
-/// would decompress. A missing file is `false`; another error to open or
-/// read it is returned.
+/// would decompress. A missing file, and one that is not a regular file (a
+/// FIFO, which opening would block on, or a device), is `false`; another
+/// error to open or read it is returned.
 pub fn is_gzip(path: &Path) -> io::Result<bool> {
-    let file = match File::open(path) {
-        Ok(f) => f,
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {}
+        Ok(_) => return Ok(false),
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
         Err(e) => return Err(e),
-    };
-    if !file.metadata()?.is_file() {
-        return Ok(false);
     }
+    let file = File::open(path)?;
     let mut head = Vec::with_capacity(GZIP_MAGIC.len());
     file.take(GZIP_MAGIC.len() as u64).read_to_end(&mut head)?;
     Ok(head == GZIP_MAGIC)
@@ -186,6 +186,8 @@ mod tests {
         assert!(!is_gzip(&plain).unwrap());
         assert_eq!(read_to_string(&plain).unwrap(), text);
         assert!(!is_gzip(&dir.path().join("missing.gz")).unwrap());
+        assert!(!is_gzip(Path::new("/dev/null")).unwrap());
+        assert!(!is_gzip(dir.path()).unwrap());
         assert!(has_gz_extension(Path::new("x/games.csv.GZ")));
         assert!(!has_gz_extension(Path::new("games.csv")));
     }
