@@ -313,11 +313,14 @@ mod tests {
         v
     }
 
-    fn slider_tables() -> [(
+    /// A slider's directions, table entries and ray-walking reference.
+    type Slider = (
         &'static [(i32, i32); 4],
         &'static [Magic; 64],
         fn(Square, Bitboard) -> Bitboard,
-    ); 2] {
+    );
+
+    fn slider_tables() -> [Slider; 2] {
         [
             (&ROOK_DIRS, &ROOK_MAGICS, slow_rook_attacks),
             (&BISHOP_DIRS, &BISHOP_MAGICS, slow_bishop_attacks),

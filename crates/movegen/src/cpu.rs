@@ -1,33 +1,38 @@
-//! The slider lookup of this process, chosen at run time: PEXT (BMI2) or
-//! magic multiplication.
+//! The instruction-set choices of this process, made at run time: the
+//! slider lookup (PEXT with BMI2, or magic multiplication) and whether the
+//! network's vector loops use AVX2 (`search::nnue`).
 //!
 //! Release builds target a portable baseline (`x86-64-v2` on x86-64, see
 //! `.cargo/config.toml`) so that one binary runs on every node of a cluster;
-//! the BMI2 instruction that makes slider lookups fast on newer CPUs is
-//! therefore chosen here, at run time, and not by the compiler. The choice is
-//! made on first use (CPUID through `is_x86_feature_detected!`, and the
-//! environment) and stored in one byte; every lookup afterwards reads that
-//! byte and takes a branch that always goes the same way, so the branch
-//! predictor makes it free in practice. `attacks.rs` reads it in its one
-//! slider function; both table layouts are in the binary (`build.rs`).
+//! the instructions that make the hot paths fast on newer CPUs are therefore
+//! chosen here, at run time, and not by the compiler. Each choice is made on
+//! its first use (CPUID through `is_x86_feature_detected!`, and the
+//! environment) and stored in one byte; every use afterwards reads that byte
+//! and takes a branch that always goes the same way, which the branch
+//! predictor makes all but free. `attacks.rs` reads the slider choice in its
+//! one slider function (both table layouts are in the binary, `build.rs`);
+//! the network reads [`avx2`] once per accumulator update, refresh or
+//! output, outside their loops.
 //!
 //! Why a branch on a value fixed at start-up, not a type parameter chosen at
 //! the edge like the game ([`dispatch!`](crate::dispatch)): a second type
 //! parameter would thread through every generic function of the move
-//! generator, the search and the evaluation, and double their code for a
-//! saving of one load and one predicted branch per lookup.
+//! generator, the search and the evaluation, and double their code, to save
+//! one load and one predicted branch per lookup.
 //!
-//! The choice:
+//! The slider lookup:
 //!
-//! - `VARIA_NO_PEXT` set to anything but empty or `0`: magics (read once, at
-//!   the first lookup). For tests and CI on BMI2 machines, and to compare the
-//!   two.
+//! - `VARIA_NO_PEXT` set to anything but empty or `0`: magics (read once).
+//!   For tests and CI on BMI2 machines, and to compare the two.
 //! - No BMI2 (and every CPU that is not x86-64): magics.
 //! - AMD family 17h (Zen, Zen+, Zen 2) and Hygon family 18h (Dhyana, a Zen):
 //!   magics. They run PEXT in microcode, at a cost that grows with the mask's
 //!   bits, slower than a multiply and a shift; Zen 3 and later run it in
 //!   hardware.
 //! - Otherwise PEXT.
+//!
+//! The vector code: AVX2 where the CPU has it, unless `VARIA_NO_AVX2` is set
+//! (as above); otherwise the baseline's SSE.
 
 #[cfg(target_arch = "x86_64")]
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -66,53 +71,79 @@ pub struct PextUnavailable;
 /// The environment variable that turns PEXT off.
 pub const NO_PEXT_VAR: &str = "VARIA_NO_PEXT";
 
+/// The environment variable that turns AVX2 off.
+pub const NO_AVX2_VAR: &str = "VARIA_NO_AVX2";
+
+/// One yes/no choice made on first use: `UNKNOWN`, then `NO` or `YES`.
+#[cfg(target_arch = "x86_64")]
+struct Choice(AtomicU8);
+
 #[cfg(target_arch = "x86_64")]
 const UNKNOWN: u8 = 0;
 #[cfg(target_arch = "x86_64")]
-const MAGIC: u8 = 1;
+const NO: u8 = 1;
 #[cfg(target_arch = "x86_64")]
-const PEXT: u8 = 2;
+const YES: u8 = 2;
 
-/// The lookup in use, [`UNKNOWN`] until the first lookup chooses it.
 #[cfg(target_arch = "x86_64")]
-static SLIDERS: AtomicU8 = AtomicU8::new(UNKNOWN);
+impl Choice {
+    const fn new() -> Choice {
+        Choice(AtomicU8::new(UNKNOWN))
+    }
 
-/// The slider lookup this process uses (chosen on the first call, see the
-/// module documentation).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub fn slider_lookup() -> SliderLookup {
-    match SLIDERS.load(Ordering::Relaxed) {
-        PEXT => SliderLookup::Pext,
-        MAGIC => SliderLookup::Magic,
-        _ => choose_slider_lookup(),
+    /// The choice, made by `detect` on the first call.
+    #[inline(always)]
+    fn get(&self, detect: fn() -> (bool, &'static str)) -> bool {
+        match self.0.load(Ordering::Relaxed) {
+            YES => true,
+            NO => false,
+            _ => self.choose(detect),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn choose(&self, detect: fn() -> (bool, &'static str)) -> bool {
+        let (yes, _) = detect();
+        // Threads that race here store the same value.
+        self.set(yes);
+        yes
+    }
+
+    fn set(&self, yes: bool) {
+        self.0.store(if yes { YES } else { NO }, Ordering::Relaxed);
     }
 }
 
-/// The slider lookup this process uses: magics, the only one off x86-64.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "x86_64")]
+static PEXT: Choice = Choice::new();
+#[cfg(target_arch = "x86_64")]
+static AVX2: Choice = Choice::new();
+
+/// The slider lookup this process uses (chosen on the first call, see the
+/// module documentation).
 #[inline(always)]
 pub fn slider_lookup() -> SliderLookup {
+    #[cfg(target_arch = "x86_64")]
+    if PEXT.get(detect_pext) {
+        return SliderLookup::Pext;
+    }
     SliderLookup::Magic
 }
 
-#[cfg(target_arch = "x86_64")]
-#[cold]
-#[inline(never)]
-fn choose_slider_lookup() -> SliderLookup {
-    let (lookup, _) = detect_slider_lookup();
-    // Threads that race here store the same value.
-    store(lookup);
-    lookup
-}
-
-#[cfg(target_arch = "x86_64")]
-fn store(lookup: SliderLookup) {
-    let code = match lookup {
-        SliderLookup::Pext => PEXT,
-        SliderLookup::Magic => MAGIC,
-    };
-    SLIDERS.store(code, Ordering::Relaxed);
+/// Whether this process runs the network's vector loops with AVX2 (chosen
+/// on the first call, see the module documentation). True only where the
+/// CPU has AVX2: code compiled for AVX2 may run when this says so.
+#[inline(always)]
+pub fn avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        AVX2.get(detect_avx2)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// Makes the process use `lookup` from now on (tests and benchmarks that
@@ -123,7 +154,7 @@ pub fn set_slider_lookup(lookup: SliderLookup) -> Result<(), PextUnavailable> {
         return Err(PextUnavailable);
     }
     #[cfg(target_arch = "x86_64")]
-    store(lookup);
+    PEXT.set(lookup == SliderLookup::Pext);
     Ok(())
 }
 
@@ -131,31 +162,63 @@ pub fn set_slider_lookup(lookup: SliderLookup) -> Result<(), PextUnavailable> {
 /// environment, and why, in a few words (`BMI2`, `no BMI2`,
 /// `VARIA_NO_PEXT is set`, `PEXT is microcoded on this AMD CPU`).
 pub fn detect_slider_lookup() -> (SliderLookup, &'static str) {
-    if !has_bmi2() {
-        return (SliderLookup::Magic, "no BMI2");
+    match detect_pext() {
+        (true, why) => (SliderLookup::Pext, why),
+        (false, why) => (SliderLookup::Magic, why),
     }
-    if let Some(v) = std::env::var_os(NO_PEXT_VAR) {
-        if !v.is_empty() && v != "0" {
-            return (SliderLookup::Magic, "VARIA_NO_PEXT is set");
-        }
-    }
-    if pext_is_microcoded() {
-        return (SliderLookup::Magic, "PEXT is microcoded on this AMD CPU");
-    }
-    (SliderLookup::Pext, "BMI2")
 }
 
-/// One line for a user: the lookup in use and why, e.g.
-/// `slider lookup: pext (BMI2)`.
-pub fn slider_lookup_summary() -> String {
-    let used = slider_lookup();
-    let (detected, why) = detect_slider_lookup();
-    let why = if used == detected {
-        why
+fn detect_pext() -> (bool, &'static str) {
+    if !has_bmi2() {
+        return (false, "no BMI2");
+    }
+    if env_set(NO_PEXT_VAR) {
+        return (false, "VARIA_NO_PEXT is set");
+    }
+    if pext_is_microcoded() {
+        return (false, "PEXT is microcoded on this AMD CPU");
+    }
+    (true, "BMI2")
+}
+
+fn detect_avx2() -> (bool, &'static str) {
+    if !has_avx2() {
+        return (false, "no AVX2");
+    }
+    if env_set(NO_AVX2_VAR) {
+        return (false, "VARIA_NO_AVX2 is set");
+    }
+    (true, "AVX2")
+}
+
+/// Whether the variable `name` is set to anything but empty or `0`.
+fn env_set(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// One line for a user: the choices in use and why, e.g.
+/// `slider lookup: pext (BMI2), vector code: avx2 (AVX2)`.
+pub fn summary() -> String {
+    let (pext, why_pext) = detect_pext();
+    let (avx2_detected, why_avx2) = detect_avx2();
+    let lookup = slider_lookup();
+    let why_pext = if (lookup == SliderLookup::Pext) == pext {
+        why_pext
     } else {
         "set by the program"
     };
-    format!("slider lookup: {used} ({why})")
+    let (vector, why_avx2) = match avx2() {
+        true => ("avx2", why_avx2),
+        false => (
+            "sse",
+            if avx2_detected {
+                "set by the program"
+            } else {
+                why_avx2
+            },
+        ),
+    };
+    format!("slider lookup: {lookup} ({why_pext}), vector code: {vector} ({why_avx2})")
 }
 
 /// Whether this CPU has BMI2 (so the `pext` instruction).
@@ -163,6 +226,18 @@ pub fn has_bmi2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether this CPU has AVX2.
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -204,8 +279,9 @@ mod tests {
     fn names_and_summary() {
         assert_eq!(SliderLookup::Pext.to_string(), "pext");
         assert_eq!(SliderLookup::Magic.to_string(), "magic");
-        let line = slider_lookup_summary();
+        let line = summary();
         assert!(line.starts_with("slider lookup: "), "{line}");
+        assert!(line.contains(", vector code: "), "{line}");
         assert!(!line.contains('\n'));
     }
 
@@ -218,6 +294,9 @@ mod tests {
         }
         if detected == SliderLookup::Pext {
             assert!(has_bmi2());
+        }
+        if avx2() {
+            assert!(has_avx2());
         }
     }
 }
