@@ -69,9 +69,21 @@ impl Accumulator {
         let h = net.hidden;
         debug_assert_eq!(self.values.len(), 2 * h);
         for c in Color::ALL {
+            // The inputs first, the rows added here: a row added inside the
+            // closure would be compiled where the closure is, without AVX2
+            // when it is not inlined. A board holds at most 64 pieces, and
+            // threecheck adds two counters.
+            let mut active = [0u16; 64 + 2];
+            let mut n = 0;
+            for_each_active(pos, c, |f| {
+                active[n] = f as u16;
+                n += 1;
+            });
             let out = self.perspective_mut(c);
             out.copy_from_slice(&net.ft_bias);
-            for_each_active(pos, c, |f| add(out, net.feature_row(f)));
+            for &f in &active[..n] {
+                add(out, net.feature_row(usize::from(f)));
+            }
         }
     }
 
