@@ -4,7 +4,8 @@ CARGO ?= cargo
 
 .PHONY: build test native bench ratio crosscheck ci bench-signature perft-tables sprt cluster-check
 
-# Optimised build of the `varia` binary (target/release/varia).
+# Optimised build of the `varia` binary (target/release/varia), portable to
+# every x86-64-v2 CPU (.cargo/config.toml); PEXT and AVX2 are chosen at run time.
 build:
 	$(CARGO) build --release
 
@@ -12,9 +13,9 @@ build:
 test:
 	$(CARGO) test --workspace
 
-# Build tuned for this machine's CPU. .cargo/config.toml already asks for
-# target-cpu=native; this target states it explicitly, overriding any
-# RUSTFLAGS in the environment.
+# Opt-in build tuned for this machine's CPU (target-cpu=native, replacing the
+# portable x86-64-v2 of .cargo/config.toml and any RUSTFLAGS in the
+# environment). The binary may not run on older CPUs.
 native:
 	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release
 

@@ -1,10 +1,13 @@
 //! Generates the slider attack tables at build time.
 //!
-//! With BMI2 enabled (`-C target-cpu=native` on a CPU that has it) the table
-//! is laid out for PEXT indexing; otherwise magic multipliers are searched
-//! here (deterministically, a fixed PRNG seed) and the table is laid out for
-//! magic indexing. The ray walking itself lives in `src/slow_attacks.rs`,
-//! shared with the library, whose tests check every entry against it.
+//! Two tables with one layout of slices (square by square, `2^bits` entries
+//! each, the same `offset`s): one indexed by magic multiplication, whose
+//! multipliers are searched here (deterministically, a fixed PRNG seed), and
+//! on x86-64 one indexed by PEXT. Which one a process reads is chosen at run
+//! time (`src/cpu.rs`), so one binary runs on every x86-64 CPU and uses PEXT
+//! where BMI2 is there. The ray walking itself lives in
+//! `src/slow_attacks.rs`, shared with the library, whose tests check every
+//! entry of both tables against it.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -65,11 +68,11 @@ fn find_magic(sq: u32, mask: u64, dirs: &[(i32, i32); 4], rng: &mut Rng) -> u64 
 fn main() {
     println!("cargo:rerun-if-changed=src/slow_attacks.rs");
     println!("cargo:rerun-if-changed=build.rs");
-    let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
-    let pext = features.split(',').any(|f| f == "bmi2")
-        && std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64");
+    // The PEXT table only where the instruction can exist.
+    let pext = std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64");
 
-    let mut table: Vec<u64> = Vec::new();
+    let mut magic_table: Vec<u64> = Vec::new();
+    let mut pext_table: Vec<u64> = Vec::new();
     let mut out = String::new();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for (name, dirs) in [("ROOK", &ROOK_DIRS), ("BISHOP", &BISHOP_DIRS)] {
@@ -77,21 +80,22 @@ fn main() {
         for sq in 0..64u32 {
             let mask = slider_mask(sq, dirs);
             let bits = mask.count_ones();
-            let offset = table.len();
-            table.resize(offset + (1usize << bits), 0);
-            let magic = if pext {
-                0
-            } else {
-                find_magic(sq, mask, dirs, &mut rng)
-            };
+            let offset = magic_table.len();
+            let len = 1usize << bits;
+            magic_table.resize(offset + len, 0);
+            if pext {
+                pext_table.resize(offset + len, 0);
+            }
+            let magic = find_magic(sq, mask, dirs, &mut rng);
             for i in 0..(1u64 << bits) {
                 let occ = deposit(i, mask);
-                let idx = if pext {
-                    i as usize
-                } else {
-                    (occ.wrapping_mul(magic) >> (64 - bits)) as usize
-                };
-                table[offset + idx] = slow_slider_attacks(sq, occ, dirs);
+                let attacks = slow_slider_attacks(sq, occ, dirs);
+                let idx = (occ.wrapping_mul(magic) >> (64 - bits)) as usize;
+                magic_table[offset + idx] = attacks;
+                if pext {
+                    // PEXT of `occ` by `mask` is `i`: deposit's inverse.
+                    pext_table[offset + i as usize] = attacks;
+                }
             }
             entries.push((mask, magic, offset, 64 - bits));
         }
@@ -108,19 +112,23 @@ fn main() {
     writeln!(
         out,
         "pub(crate) const SLIDER_TABLE_LEN: usize = {};",
-        table.len()
+        magic_table.len()
     )
     .unwrap();
-    writeln!(
-        out,
-        "pub(crate) static SLIDER_TABLE: [u64; SLIDER_TABLE_LEN] = ["
-    )
-    .unwrap();
+    write_table(&mut out, "MAGIC_TABLE", &magic_table);
+    if pext {
+        write_table(&mut out, "PEXT_TABLE", &pext_table);
+    }
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("slider_tables.rs");
+    std::fs::write(dest, out).unwrap();
+}
+
+/// Writes `table` as `static NAME: [u64; SLIDER_TABLE_LEN]`.
+fn write_table(out: &mut String, name: &str, table: &[u64]) {
+    writeln!(out, "pub(crate) static {name}: [u64; SLIDER_TABLE_LEN] = [").unwrap();
     for chunk in table.chunks(8) {
         let line: Vec<String> = chunk.iter().map(|v| format!("{v:#x}")).collect();
         writeln!(out, "    {},", line.join(", ")).unwrap();
     }
     writeln!(out, "];").unwrap();
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("slider_tables.rs");
-    std::fs::write(dest, out).unwrap();
 }

@@ -361,6 +361,9 @@ fn main() -> ExitCode {
         },
         if opts.quick { " (--quick)" } else { "" }
     );
+    // varia's instructions chosen at run time (VARIA_NO_PEXT=1 measures the
+    // magic lookup).
+    println!("varia {}", movegen::cpu::summary());
     println!(
         "{:<42} {:>5} {:>11} {:>11} {:>14} {:>7} {:>13} {:>10} {:>7}  status",
         "position",

@@ -1,6 +1,7 @@
 //! `varia bench`: the engine's bench ([`search::bench`]: a fixed set of
 //! positions per game searched to a fixed depth), reported per position with
-//! speed (`N nodes M nps` at the end), or with `--signature` as the node
+//! speed (the slider lookup and vector code chosen for this CPU, then
+//! `N nodes M nps`, at the end), or with `--signature` as the node
 //! counts of `data/bench.txt` (`make bench-signature`), which
 //! `crates/cli/tests/cli_bench.rs` checks. `varia uci` answers `bench` with
 //! the same signature. `--eval FILE --variant GAME` benches another
@@ -121,6 +122,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         write!(stdout, "{signature}")?;
     } else {
         let nps = (total_nodes as f64 / total_time.as_secs_f64().max(1e-6)) as u64;
+        // What the speed depends on besides the code: the instructions
+        // chosen at run time for this CPU.
+        writeln!(stdout, "cpu         {}", movegen::cpu::summary())?;
         writeln!(stdout, "{total_nodes} nodes {nps} nps")?;
     }
     Ok(ExitCode::SUCCESS)

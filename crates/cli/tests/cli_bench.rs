@@ -131,3 +131,70 @@ fn uci_bench_prints_the_same_signature_as_varia_bench() {
     assert!(want.contains("\ndepth 3\n"), "{want}");
     assert_eq!(String::from_utf8(out.stdout).expect("UTF-8"), want);
 }
+
+/// `varia bench`'s line before the total names the instructions chosen at
+/// run time, and the environment turns them off: with `VARIA_NO_PEXT=1` and
+/// `VARIA_NO_AVX2=1` the slider lookup is the magic one and the vector code
+/// the baseline's, and the search, with the classical evaluation and with a
+/// net, visits exactly the same nodes as with the CPU's choices.
+#[test]
+fn bench_names_the_cpu_choices_and_the_environment_turns_them_off() {
+    use search::nnue::{Activation, FloatNetwork};
+    let dir = tempfile::tempdir().unwrap();
+    let net = dir.path().join("atomic.nnue");
+    FloatNetwork::init(movegen::VariantKind::Atomic, 32, Activation::SCReLU, 5)
+        .quantise()
+        .save(&net)
+        .expect("net saved");
+    let run = |eval: &str, off: bool| -> (String, String) {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_varia"));
+        cmd.args([
+            "bench",
+            "--variant",
+            "atomic",
+            "--depth",
+            "5",
+            "--eval",
+            eval,
+        ]);
+        for var in ["VARIA_NO_PEXT", "VARIA_NO_AVX2"] {
+            if off {
+                cmd.env(var, "1");
+            } else {
+                cmd.env_remove(var);
+            }
+        }
+        let out = cmd.output().expect("varia runs");
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.len() >= 3, "{text}");
+        let cpu = lines[lines.len() - 2].to_string();
+        assert!(
+            cpu.starts_with("cpu ") && cpu.contains("slider lookup: ") && !cpu.contains('\t'),
+            "{text}"
+        );
+        let nodes = lines[lines.len() - 1]
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string();
+        (cpu, nodes)
+    };
+    for eval in ["classical", net.to_str().unwrap()] {
+        let (cpu, nodes) = run(eval, false);
+        let (cpu_off, nodes_off) = run(eval, true);
+        assert!(
+            cpu_off.contains("slider lookup: magic (") && cpu_off.contains("vector code: sse ("),
+            "{cpu_off}"
+        );
+        if movegen::cpu::has_bmi2() {
+            assert!(cpu_off.contains("(VARIA_NO_PEXT is set)"), "{cpu_off}");
+        }
+        if movegen::cpu::has_avx2() {
+            assert!(cpu.contains("vector code: avx2 (AVX2)"), "{cpu}");
+            assert!(cpu_off.contains("(VARIA_NO_AVX2 is set)"), "{cpu_off}");
+        }
+        assert_eq!(nodes, nodes_off, "{eval}: {cpu} / {cpu_off}");
+    }
+}

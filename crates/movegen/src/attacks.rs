@@ -1,28 +1,33 @@
 //! Attack lookups: leaper tables built by `const fn`, slider tables built by
-//! the build script (PEXT layout where BMI2 is enabled at compile time, magic
-//! multiplication otherwise), and the `between`/`line` tables used for pins
-//! and check blocking.
+//! the build script (a magic-multiplication table, and on x86-64 a PEXT one,
+//! the lookup chosen at run time by [`crate::cpu`]), and the `between`/`line`
+//! tables used for pins and check blocking.
+//!
+//! PEXT is issued by inline assembly rather than the `_pext_u64` intrinsic:
+//! the intrinsic needs BMI2 enabled at compile time (which would tie the
+//! binary to BMI2 CPUs) or a `#[target_feature]` function, which cannot be
+//! inlined into the move generator's code; the `asm!` block inlines anywhere
+//! and runs only after [`crate::cpu::slider_lookup`] has seen BMI2.
 //!
 //! Every table is checked exhaustively by the tests at the bottom of this
-//! file: the sliders and `between`/`line` against the ray-walking reference
-//! in `slow_attacks.rs`, the leapers against each piece's geometry.
+//! file: both slider lookups and `between`/`line` against the ray-walking
+//! reference in `slow_attacks.rs`, the leapers against each piece's geometry.
 
 use crate::bitboard::Bitboard;
+use crate::cpu::{slider_lookup, SliderLookup};
 use crate::slow_attacks::{slow_slider_attacks, BISHOP_DIRS, ROOK_DIRS};
 use crate::types::{Color, Role, Square};
 use crate::variant::Variant;
 
-/// One square's entry in the slider tables.
+/// One square's entry in the slider tables (both layouts).
 pub(crate) struct Magic {
     /// Relevant occupancy: the rays without their last square.
     pub(crate) mask: u64,
-    /// Magic multiplier (unused in the PEXT layout).
-    #[allow(dead_code)]
+    /// Magic multiplier (of the magic layout).
     pub(crate) magic: u64,
-    /// Start of this square's slice of `SLIDER_TABLE`.
+    /// Start of this square's slice of `MAGIC_TABLE` and of `PEXT_TABLE`.
     pub(crate) offset: u32,
-    /// `64 - relevant bits` (unused in the PEXT layout).
-    #[allow(dead_code)]
+    /// `64 - relevant bits` (of the magic layout).
     pub(crate) shift: u32,
 }
 
@@ -168,23 +173,53 @@ pub const fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN[color.index()][sq.index()])
 }
 
-#[inline]
+#[inline(always)]
 fn slider(entry: &Magic, occupied: Bitboard) -> Bitboard {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    // SAFETY: this line is only compiled when BMI2 is enabled for the whole
-    // build (`target_feature = "bmi2"`), so the instruction exists.
-    let idx = unsafe { core::arch::x86_64::_pext_u64(occupied.0, entry.mask) } as usize;
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    match slider_lookup() {
+        #[cfg(target_arch = "x86_64")]
+        SliderLookup::Pext => slider_pext(entry, occupied),
+        _ => slider_magic(entry, occupied),
+    }
+}
+
+/// The magic layout's lookup.
+#[inline(always)]
+fn slider_magic(entry: &Magic, occupied: Bitboard) -> Bitboard {
     let idx = ((occupied.0 & entry.mask).wrapping_mul(entry.magic) >> entry.shift) as usize;
     let i = entry.offset as usize + idx;
     debug_assert!(i < SLIDER_TABLE_LEN);
     // SAFETY: the build script gives each square a slice of exactly
-    // 2^popcount(mask) entries starting at `offset`, and `idx` is below
-    // 2^popcount(mask) (PEXT of the mask's bits, or a product shifted right by
-    // 64 - popcount(mask)), so `i` is in bounds. The exhaustive table test
-    // visits every index. Measured: the bounds check costs about 3% of perft
-    // instructions (callgrind).
-    Bitboard(unsafe { *SLIDER_TABLE.get_unchecked(i) })
+    // 2^popcount(mask) entries starting at `offset`, and `idx`, a product
+    // shifted right by 64 - popcount(mask), is below 2^popcount(mask), so `i`
+    // is in bounds. The exhaustive table test visits every index. Measured:
+    // the bounds check costs about 3% of perft instructions (callgrind).
+    Bitboard(unsafe { *MAGIC_TABLE.get_unchecked(i) })
+}
+
+/// The PEXT layout's lookup; only where [`slider_lookup`] chose PEXT (or a
+/// test saw BMI2), since it executes `pext`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn slider_pext(entry: &Magic, occupied: Bitboard) -> Bitboard {
+    let idx: u64;
+    // SAFETY: callers reach this only on a CPU with BMI2 (`slider_lookup`
+    // returns Pext only after `is_x86_feature_detected!("bmi2")`), so the
+    // instruction exists. It reads two registers and writes one; no memory,
+    // stack or flags are touched.
+    unsafe {
+        core::arch::asm!(
+            "pext {idx}, {occ}, {mask}",
+            idx = lateout(reg) idx,
+            occ = in(reg) occupied.0,
+            mask = in(reg) entry.mask,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    let i = entry.offset as usize + idx as usize;
+    debug_assert!(i < SLIDER_TABLE_LEN);
+    // SAFETY: as in `slider_magic`: `idx`, PEXT of the mask's bits, is below
+    // 2^popcount(mask), the length of the square's slice.
+    Bitboard(unsafe { *PEXT_TABLE.get_unchecked(i) })
 }
 
 /// Squares a rook on `sq` attacks given the occupied squares.
@@ -259,25 +294,96 @@ mod tests {
     use super::*;
     use crate::slow_attacks::{deposit, slider_mask};
 
+    use crate::cpu::has_bmi2;
+    use crate::splitmix::SplitMix64;
+
+    type Lookup = fn(&Magic, Bitboard) -> Bitboard;
+
+    /// The lookups this CPU can run, by name: the magic one always, the PEXT
+    /// one where there is BMI2 (a CPU without it skips that half, saying so).
+    fn lookups() -> Vec<(&'static str, Lookup)> {
+        let mut v: Vec<(&'static str, Lookup)> = vec![("magic", slider_magic)];
+        #[cfg(target_arch = "x86_64")]
+        if has_bmi2() {
+            v.push(("pext", slider_pext));
+        }
+        if v.len() == 1 {
+            eprintln!("no BMI2 on this CPU: the PEXT lookup is not tested");
+        }
+        v
+    }
+
+    /// A slider's directions, table entries and ray-walking reference.
+    type Slider = (
+        &'static [(i32, i32); 4],
+        &'static [Magic; 64],
+        fn(Square, Bitboard) -> Bitboard,
+    );
+
+    fn slider_tables() -> [Slider; 2] {
+        [
+            (&ROOK_DIRS, &ROOK_MAGICS, slow_rook_attacks),
+            (&BISHOP_DIRS, &BISHOP_MAGICS, slow_bishop_attacks),
+        ]
+    }
+
+    /// Every entry of both tables: each lookup of every relevant occupancy
+    /// of every square, against the ray walk, and the public functions
+    /// (whichever lookup this process chose) with them.
     #[test]
     fn sliders_match_ray_walk_for_every_relevant_occupancy() {
+        let lookups = lookups();
         for sq in Square::all() {
-            for (dirs, fast, slow) in [
-                (
-                    &ROOK_DIRS,
-                    rook_attacks as fn(Square, Bitboard) -> Bitboard,
-                    slow_rook_attacks as fn(Square, Bitboard) -> Bitboard,
-                ),
-                (&BISHOP_DIRS, bishop_attacks, slow_bishop_attacks),
-            ] {
+            for ((dirs, entries, slow), public) in slider_tables().into_iter().zip([
+                rook_attacks as fn(Square, Bitboard) -> Bitboard,
+                bishop_attacks,
+            ]) {
+                let entry = &entries[sq.index()];
                 let mask = slider_mask(sq.index() as u32, dirs);
+                assert_eq!(entry.mask, mask);
                 for i in 0..(1u64 << mask.count_ones()) {
                     let occ = Bitboard(deposit(i, mask));
-                    assert_eq!(fast(sq, occ), slow(sq, occ), "{sq:?} occ {:#x}", occ.0);
                     // Squares outside the mask must not change the answer.
                     let noisy = occ | Bitboard(!mask & 0x5a3c_9f01_7e24_c381);
-                    assert_eq!(fast(sq, noisy), slow(sq, noisy));
+                    let want = slow(sq, occ);
+                    assert_eq!(slow(sq, noisy), want);
+                    for (name, lookup) in &lookups {
+                        assert_eq!(lookup(entry, occ), want, "{name} {sq:?} occ {:#x}", occ.0);
+                        assert_eq!(lookup(entry, noisy), want, "{name} {sq:?}");
+                    }
+                    assert_eq!(public(sq, noisy), want, "{sq:?} occ {:#x}", noisy.0);
                 }
+            }
+        }
+    }
+
+    /// Random whole-board occupancies (sparse, half-full and dense) on every
+    /// square: the PEXT and magic lookups agree with each other and with
+    /// the ray walk, and so do the queen's.
+    #[test]
+    fn pext_and_magic_agree_on_random_occupancies() {
+        let lookups = lookups();
+        let mut rng = SplitMix64::new(0x5eed);
+        for n in 0..3000 {
+            let occ = Bitboard(match n % 3 {
+                0 => rng.next_u64() & rng.next_u64(),
+                1 => rng.next_u64(),
+                _ => rng.next_u64() | rng.next_u64(),
+            });
+            for sq in Square::all() {
+                for (_, entries, slow) in slider_tables() {
+                    let want = slow(sq, occ);
+                    for (name, lookup) in &lookups {
+                        assert_eq!(
+                            lookup(&entries[sq.index()], occ),
+                            want,
+                            "{name} {sq:?} {:#x}",
+                            occ.0
+                        );
+                    }
+                }
+                let queen = slow_rook_attacks(sq, occ) | slow_bishop_attacks(sq, occ);
+                assert_eq!(queen_attacks(sq, occ), queen);
             }
         }
     }

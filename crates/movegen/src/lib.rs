@@ -2,8 +2,8 @@
 //!
 //! Legal move generation for standard chess and five variants (suicide,
 //! threecheck, atomic, losers, knightmate): bitboards with PEXT or magic
-//! slider lookups, FEN/UCI/SAN, incremental Zobrist keys, game outcome and
-//! perft.
+//! slider lookups (chosen at run time, [`cpu`]), FEN/UCI/SAN, incremental
+//! Zobrist keys, game outcome and perft.
 //!
 //! Positions are generic over a zero-sized [`Variant`] type ([`variants`]),
 //! so each game's rules are constants folded into its own copy of the hot
@@ -21,6 +21,7 @@ pub mod attacks;
 mod bitboard;
 mod board;
 pub mod bucket_table;
+pub mod cpu;
 mod fen;
 mod game;
 mod movegen;

@@ -1,9 +1,10 @@
-//! Helpers shared by the integration tests: the positions of the public
-//! perft table, for use as start positions of random playouts.
+//! Helpers shared by the integration tests: the rows of the public perft
+//! table, and its positions for use as start positions of random playouts.
 
 #![allow(dead_code)]
 
-use movegen::VariantKind;
+use movegen::{dispatch, perft, Position, VariantKind};
+use rayon::prelude::*;
 
 /// Every distinct FEN of the public perft table for `kind`, sorted.
 pub fn table_fens(kind: VariantKind) -> Vec<String> {
@@ -32,4 +33,65 @@ pub fn start_fens(kind: VariantKind) -> Vec<String> {
             .filter(|f| f != kind.start_fen()),
     );
     v
+}
+
+/// One row of the public perft table.
+pub struct Row {
+    /// Its line in the file (the header is line 1).
+    pub line: usize,
+    pub variant: VariantKind,
+    pub fen: String,
+    pub depth: u32,
+    /// The expected count.
+    pub nodes: u64,
+}
+
+/// Every row of the public perft table.
+pub fn public_rows() -> Vec<Row> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/perft/perft_public.csv"
+    );
+    let mut reader = csv::Reader::from_path(path).expect("reference table is in the repository");
+    reader
+        .records()
+        .enumerate()
+        .map(|(i, rec)| {
+            let rec = rec.expect("well-formed CSV");
+            Row {
+                line: i + 2,
+                variant: rec[0].parse().expect("known variant"),
+                fen: rec[1].to_string(),
+                depth: rec[2].parse().expect("depth"),
+                nodes: rec[3].parse().expect("nodes"),
+            }
+        })
+        .collect()
+}
+
+/// Perft of every row of `rows` (in parallel); fails listing the mismatches.
+pub fn check_public_rows(rows: &[Row]) {
+    let failures: Vec<String> = rows
+        .par_iter()
+        .filter_map(|row| {
+            let got = dispatch!(row.variant, V => {
+                match Position::<V>::from_fen(&row.fen) {
+                    Ok(pos) => perft(&pos, row.depth),
+                    Err(e) => return Some(format!("line {}: {} {}: {e}", row.line, row.variant, row.fen)),
+                }
+            });
+            (got != row.nodes).then(|| {
+                format!(
+                    "line {}: {} \"{}\" depth {}: got {got}, expected {}",
+                    row.line, row.variant, row.fen, row.depth, row.nodes
+                )
+            })
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
