@@ -124,47 +124,44 @@ fn datagen_plays_its_games_with_a_net_and_names_it_in_its_settings() {
     assert!(last.starts_with("2,2,"), "two games written: {progress}");
 }
 
+/// `varia match` of two games of `variant` between the player `net_engine`
+/// and the classical evaluation at 200 nodes a move, then `rest`.
+fn net_match_args<'a>(variant: &'a str, net_engine: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "match",
+        "--variant",
+        variant,
+        "--engine",
+        net_engine,
+        "--engine",
+        "name=classical,eval=classical",
+        "--each",
+        "nodes=200",
+        "--games",
+        "2",
+    ];
+    args.extend_from_slice(rest);
+    args
+}
+
 #[test]
 fn a_match_player_plays_a_net_against_the_classical_evaluation() {
     let dir = tempfile::tempdir().unwrap();
     let (good, _) = net_file(dir.path(), "losers.nnue", VariantKind::Losers);
     let csv = dir.path().join("games.csv");
     let net_engine = format!("name=net,eval={}", good.display());
-    let out = varia(&[
-        "match",
-        "--variant",
+    let out = varia(&net_match_args(
         "losers",
-        "--engine",
         &net_engine,
-        "--engine",
-        "name=classical,eval=classical",
-        "--each",
-        "nodes=200",
-        "--games",
-        "2",
-        "--quiet",
-        "--out",
-        csv.to_str().unwrap(),
-    ]);
+        &["--quiet", "--out", csv.to_str().unwrap()],
+    ));
     assert!(out.status.success(), "{out:?}");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("net vs classical: 2 games"), "{stdout}");
     assert_eq!(arena::results::read_games(&csv).unwrap().len(), 2);
 
     // A net of another game stops the match before its first game.
-    let out = varia(&[
-        "match",
-        "--variant",
-        "chess",
-        "--engine",
-        &net_engine,
-        "--engine",
-        "name=classical,eval=classical",
-        "--each",
-        "nodes=200",
-        "--games",
-        "2",
-    ]);
+    let out = varia(&net_match_args("chess", &net_engine, &[]));
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = text(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
