@@ -27,7 +27,7 @@ fn text(bytes: &[u8]) -> String {
 fn bench_and_analyse_play_a_net_and_say_so() {
     let dir = tempfile::tempdir().unwrap();
     let (path, net) = net_file(dir.path(), "atomic.nnue", VariantKind::Atomic);
-    let p = path.to_str().unwrap();
+    let p = common::path(&path);
     let out = varia(&["bench", "--variant", "atomic", "--depth", "4", "--eval", p]);
     assert!(out.status.success(), "{out:?}");
     let stdout = text(&out.stdout);
@@ -76,7 +76,7 @@ fn bad_nets_are_one_line_errors_naming_the_file_with_exit_2() {
         (&junk, "chess", "neither a varia net file"),
     ];
     for (file, variant, what) in cases {
-        let f = file.to_str().unwrap();
+        let f = path(&file);
         for args in [
             vec!["bench", "--variant", variant, "--depth", "2", "--eval", f],
             vec!["analyse", "--variant", variant, "--depth", "2", "--eval", f],
@@ -89,7 +89,7 @@ fn bad_nets_are_one_line_errors_naming_the_file_with_exit_2() {
         }
     }
     // A net needs its game named.
-    let out = varia(&["bench", "--eval", good.to_str().unwrap()]);
+    let out = varia(&["bench", "--eval", path(&good)]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(text(&out.stderr).contains("needs --variant"), "{out:?}");
 }
@@ -106,10 +106,10 @@ fn datagen_plays_its_games_with_a_net_and_names_it_in_its_settings() {
             "--games",
             "2",
             "--out",
-            out.to_str().unwrap(),
+            path(&out),
             "--quiet",
             "--eval",
-            good.to_str().unwrap(),
+            path(&good),
         ],
     ));
     assert!(o.status.success(), "{o:?}");
@@ -153,7 +153,7 @@ fn a_match_player_plays_a_net_against_the_classical_evaluation() {
     let out = varia(&net_match_args(
         "losers",
         &net_engine,
-        &["--quiet", "--out", csv.to_str().unwrap()],
+        &["--quiet", "--out", path(&csv)],
     ));
     assert!(out.status.success(), "{out:?}");
     let stdout = text(&out.stdout);
