@@ -605,18 +605,15 @@ impl Network {
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| -> Vec<i16> { w.by_ref().take(n).collect() };
-        let ft_weights = take(inputs * hidden);
-        let ft_bias = take(hidden);
-        let out_weights = take(2 * hidden);
-        let out_bias = take(1)[0];
+        // The arguments are evaluated in order: the blocks in file order.
         Ok(Network::from_parts(
             game,
             activation,
             hidden,
-            ft_weights,
-            ft_bias,
-            out_weights,
-            out_bias,
+            take(inputs * hidden),
+            take(hidden),
+            take(2 * hidden),
+            take(1)[0],
         ))
     }
 }
