@@ -76,7 +76,7 @@ fn bad_nets_are_one_line_errors_naming_the_file_with_exit_2() {
         (&junk, "chess", "neither a varia net file"),
     ];
     for (file, variant, what) in cases {
-        let f = path(&file);
+        let f = path(file);
         for args in [
             vec!["bench", "--variant", variant, "--depth", "2", "--eval", f],
             vec!["analyse", "--variant", variant, "--depth", "2", "--eval", f],
