@@ -131,6 +131,20 @@ pub struct Panel {
 }
 
 impl Panel {
+    /// The panel at `y0` over the data x range `xmin..xmax` whose y range
+    /// holds `values` ([`padded_range`]): how every chart sizes a panel to
+    /// what it draws.
+    pub fn fitting(y0: f64, xmin: f64, xmax: f64, values: impl Iterator<Item = f64>) -> Self {
+        let (ymin, ymax) = padded_range(values);
+        Panel {
+            y0,
+            xmin,
+            xmax,
+            ymin,
+            ymax,
+        }
+    }
+
     /// Page x of data x `v`.
     pub fn x(&self, v: f64) -> f64 {
         LEFT + (v - self.xmin) / (self.xmax - self.xmin).max(1e-12) * (WIDTH - LEFT - RIGHT)

@@ -180,15 +180,12 @@ impl MatchPlot {
         }
         if let Some(sprt) = sprt {
             let (lower, upper) = sprt.bounds();
-            let (ymin, ymax) =
-                chart::padded_range(series.llr.iter().map(|p| p.1).chain([lower, upper, 0.0]));
-            let panel = Panel {
-                y0: elo.y0 + PANEL_HEIGHT + GAP,
-                xmin: 0.0,
+            let panel = Panel::fitting(
+                elo.y0 + PANEL_HEIGHT + GAP,
+                0.0,
                 xmax,
-                ymin,
-                ymax,
-            };
+                series.llr.iter().map(|p| p.1).chain([lower, upper, 0.0]),
+            );
             panel.frame(
                 &mut s,
                 &format!(
@@ -254,14 +251,7 @@ fn elo_panel(series: &Series, y0: f64, xmax: f64) -> Panel {
             .map(|(_, e)| e.elo)
             .chain([last.elo, last.low, last.high])
     });
-    let (ymin, ymax) = chart::padded_range(values.chain([0.0]));
-    Panel {
-        y0,
-        xmin: 0.0,
-        xmax,
-        ymin,
-        ymax,
-    }
+    Panel::fitting(y0, 0.0, xmax, values.chain([0.0]))
 }
 
 /// At most [`MAX_POINTS`] of `points`, evenly spaced, the last one kept.

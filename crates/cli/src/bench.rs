@@ -10,7 +10,9 @@
 
 use anyhow::bail;
 use movegen::VariantKind;
-use search::bench::{run_game, Signature, DEFAULT_DEPTH, HASH_MB, MAX_DEPTH, SIGNATURE_DEPTH};
+use search::bench::{
+    run_game, BenchRun, Signature, DEFAULT_DEPTH, HASH_MB, MAX_DEPTH, SIGNATURE_DEPTH,
+};
 use search::score::UciScore;
 use search::Evaluator;
 use std::io::Write as _;
@@ -80,7 +82,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !args.signature {
             writeln!(stdout, "{:<10}  evaluation: {evaluator}", kind.name())?;
         }
-        let game = run_game(evaluator, depth, args.threads, args.hash, &mut |p| {
+        let run = BenchRun {
+            depth,
+            threads: args.threads,
+            hash_mb: args.hash,
+        };
+        let game = run_game(evaluator, run, &mut |p| {
             if !args.signature && write_error.is_none() {
                 let written = writeln!(
                     std::io::stdout(),

@@ -508,11 +508,14 @@ fn texel_report(
 }
 
 /// The trace of an SPSA run opened for appending: the writer, the rows so
-/// far (row 0, the starting values, for a new run) and the last of them.
+/// far (row 0, the starting values, for a new run) and the last of them,
+/// and the plot drawn from it (its path and title).
 struct SpsaTrace {
     writer: TraceWriter,
     trace: Trace,
     last: TraceRow,
+    plot: PathBuf,
+    title: String,
 }
 
 /// What both kinds of SPSA run share once their parameters are known: the
@@ -583,7 +586,8 @@ fn spsa_in_process(a: &SpsaArgs) -> anyhow::Result<ExitCode> {
     };
     let identity = spsa_identity(a, &run.games.book, &kind);
     let start: Vec<f64> = tuned.iter().map(|&i| init.weights[i] as f64).collect();
-    let mut opened = open_spsa_trace(a, &names, start, &identity)?;
+    let title = format!("SPSA, {} ({})", a.variant.name(), a.params);
+    let mut opened = open_spsa_trace(a, &names, start, &identity, title)?;
     let mut objective = MatchObjective {
         games: run.games.clone(),
         base: init.clone(),
@@ -591,7 +595,6 @@ fn spsa_in_process(a: &SpsaArgs) -> anyhow::Result<ExitCode> {
         nodes: a.nodes.max(1),
         hash_mb,
     };
-    let plot = plot_path(&a.plot, &a.out);
     let header = format!(
         "# SPSA-tuned {} weights ({}), seed {}, {} nodes/move\n",
         a.variant.name(),
@@ -600,26 +603,12 @@ fn spsa_in_process(a: &SpsaArgs) -> anyhow::Result<ExitCode> {
         a.nodes
     );
     let as_params = objective.clone();
-    let title = format!("SPSA, {} ({})", a.variant.name(), a.params);
-    let theta = spsa_iterations(
-        a,
-        &run,
-        &mut objective,
-        &mut opened,
-        &plot,
-        &title,
-        &mut |theta| save_with_comment(&as_params.params(theta), weights, &header),
-    )?;
+    let theta = spsa_iterations(a, &run, &mut objective, &mut opened, &mut |theta| {
+        save_with_comment(&as_params.params(theta), weights, &header)
+    })?;
     let mut stdout = std::io::stdout();
-    writeln!(
-        stdout,
-        "spsa: {} iterations ({} now) of {} game pair(s) at {} nodes in {:.1}s",
-        a.iterations,
-        a.iterations - opened.last.iteration,
-        a.pairs,
-        a.nodes,
-        started.elapsed().as_secs_f64()
-    )?;
+    let how = format!("at {} nodes", a.nodes);
+    writeln!(stdout, "{}", spsa_done_line(a, &opened, &how, started))?;
     for (j, &i) in tuned.iter().enumerate().take(40) {
         writeln!(
             stdout,
@@ -632,7 +621,7 @@ fn spsa_in_process(a: &SpsaArgs) -> anyhow::Result<ExitCode> {
         "wrote {}, {}, {}",
         a.out.display(),
         weights.display(),
-        plot.display()
+        opened.plot.display()
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -713,35 +702,23 @@ fn spsa_uci(a: &SpsaArgs, words: &[String]) -> anyhow::Result<ExitCode> {
     };
     let identity = spsa_identity(a, &run.games.book, &kind);
     let start: Vec<f64> = given.iter().map(|p| p.start).collect();
-    let mut opened = open_spsa_trace(a, &names, start, &identity)?;
+    let title = format!("SPSA over UCI, {}", a.variant.name());
+    let mut opened = open_spsa_trace(a, &names, start, &identity, title)?;
     let mut objective = UciObjective {
         games: run.games.clone(),
         engine,
         options: options.clone(),
     };
-    let plot = plot_path(&a.plot, &a.out);
     let values_file = a.out.with_extension("options.txt");
-    let title = format!("SPSA over UCI, {}", a.variant.name());
-    let theta = spsa_iterations(
-        a,
-        &run,
-        &mut objective,
-        &mut opened,
-        &plot,
-        &title,
-        &mut |theta| {
-            std::fs::write(&values_file, setoption_lines(&options, theta))
-                .map_err(|e| anyhow!("{}: {e}", values_file.display()))
-        },
-    )?;
+    let theta = spsa_iterations(a, &run, &mut objective, &mut opened, &mut |theta| {
+        std::fs::write(&values_file, setoption_lines(&options, theta))
+            .map_err(|e| anyhow!("{}: {e}", values_file.display()))
+    })?;
     let mut stdout = std::io::stdout();
     writeln!(
         stdout,
-        "spsa: {} iterations ({} now) of {} game pair(s) over UCI in {:.1}s",
-        a.iterations,
-        a.iterations - opened.last.iteration,
-        a.pairs,
-        started.elapsed().as_secs_f64()
+        "{}",
+        spsa_done_line(a, &opened, "over UCI", started)
     )?;
     write!(stdout, "{}", setoption_lines(&options, &theta))?;
     writeln!(
@@ -749,7 +726,7 @@ fn spsa_uci(a: &SpsaArgs, words: &[String]) -> anyhow::Result<ExitCode> {
         "wrote {}, {}, {}",
         a.out.display(),
         values_file.display(),
-        plot.display()
+        opened.plot.display()
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -881,12 +858,14 @@ fn spsa_identity(a: &SpsaArgs, book: &[Opening], kind: &SpsaKind) -> RunIdentity
 
 /// Opens the trace CSV: resumes the run recorded in --out (with --resume)
 /// or creates it with row 0, the starting values. Refuses a trace already
-/// past --iterations.
+/// past --iterations. Its plot, titled `title`, goes to --plot or beside
+/// --out.
 fn open_spsa_trace(
     a: &SpsaArgs,
     names: &[String],
     start: Vec<f64>,
     identity: &RunIdentity,
+    title: String,
 ) -> anyhow::Result<SpsaTrace> {
     let exists = record::refuse_existing(&a.out, a.resume, "run")?;
     let (writer, trace) = if exists {
@@ -925,7 +904,22 @@ fn open_spsa_trace(
         writer,
         trace,
         last,
+        plot: plot_path(&a.plot, &a.out),
+        title,
     })
+}
+
+/// The line that ends an SPSA run: iterations in all and run now (the
+/// trace `opened` resumed after the rest), game pairs each, `how` they were
+/// played, and the time since `started`.
+fn spsa_done_line(a: &SpsaArgs, opened: &SpsaTrace, how: &str, started: Instant) -> String {
+    format!(
+        "spsa: {} iterations ({} now) of {} game pair(s) {how} in {:.1}s",
+        a.iterations,
+        a.iterations - opened.last.iteration,
+        a.pairs,
+        started.elapsed().as_secs_f64()
+    )
 }
 
 /// Runs the remaining SPSA iterations, appending each to the trace and
@@ -936,8 +930,6 @@ fn spsa_iterations(
     run: &SpsaRun,
     objective: &mut dyn Objective,
     opened: &mut SpsaTrace,
-    plot: &Path,
-    title: &str,
     save: &mut dyn FnMut(&[f64]) -> anyhow::Result<()>,
 ) -> anyhow::Result<Vec<f64>> {
     let pb = bar(a.quiet, a.iterations as u64, "spsa", "iterations");
@@ -947,6 +939,8 @@ fn spsa_iterations(
         writer,
         trace,
         last,
+        plot,
+        title,
     } = opened;
     let mut sum = 0.0;
     let theta = ::tune::spsa::run(

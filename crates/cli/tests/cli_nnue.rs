@@ -27,7 +27,7 @@ fn text(bytes: &[u8]) -> String {
 fn bench_and_analyse_play_a_net_and_say_so() {
     let dir = tempfile::tempdir().unwrap();
     let (path, net) = net_file(dir.path(), "atomic.nnue", VariantKind::Atomic);
-    let p = path.to_str().unwrap();
+    let p = common::path(&path);
     let out = varia(&["bench", "--variant", "atomic", "--depth", "4", "--eval", p]);
     assert!(out.status.success(), "{out:?}");
     let stdout = text(&out.stdout);
@@ -76,7 +76,7 @@ fn bad_nets_are_one_line_errors_naming_the_file_with_exit_2() {
         (&junk, "chess", "neither a varia net file"),
     ];
     for (file, variant, what) in cases {
-        let f = file.to_str().unwrap();
+        let f = path(file);
         for args in [
             vec!["bench", "--variant", variant, "--depth", "2", "--eval", f],
             vec!["analyse", "--variant", variant, "--depth", "2", "--eval", f],
@@ -89,7 +89,7 @@ fn bad_nets_are_one_line_errors_naming_the_file_with_exit_2() {
         }
     }
     // A net needs its game named.
-    let out = varia(&["bench", "--eval", good.to_str().unwrap()]);
+    let out = varia(&["bench", "--eval", path(&good)]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(text(&out.stderr).contains("needs --variant"), "{out:?}");
 }
@@ -106,10 +106,10 @@ fn datagen_plays_its_games_with_a_net_and_names_it_in_its_settings() {
             "--games",
             "2",
             "--out",
-            out.to_str().unwrap(),
+            path(&out),
             "--quiet",
             "--eval",
-            good.to_str().unwrap(),
+            path(&good),
         ],
     ));
     assert!(o.status.success(), "{o:?}");
@@ -124,47 +124,44 @@ fn datagen_plays_its_games_with_a_net_and_names_it_in_its_settings() {
     assert!(last.starts_with("2,2,"), "two games written: {progress}");
 }
 
+/// `varia match` of two games of `variant` between the player `net_engine`
+/// and the classical evaluation at 200 nodes a move, then `rest`.
+fn net_match_args<'a>(variant: &'a str, net_engine: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "match",
+        "--variant",
+        variant,
+        "--engine",
+        net_engine,
+        "--engine",
+        "name=classical,eval=classical",
+        "--each",
+        "nodes=200",
+        "--games",
+        "2",
+    ];
+    args.extend_from_slice(rest);
+    args
+}
+
 #[test]
 fn a_match_player_plays_a_net_against_the_classical_evaluation() {
     let dir = tempfile::tempdir().unwrap();
     let (good, _) = net_file(dir.path(), "losers.nnue", VariantKind::Losers);
     let csv = dir.path().join("games.csv");
     let net_engine = format!("name=net,eval={}", good.display());
-    let out = varia(&[
-        "match",
-        "--variant",
+    let out = varia(&net_match_args(
         "losers",
-        "--engine",
         &net_engine,
-        "--engine",
-        "name=classical,eval=classical",
-        "--each",
-        "nodes=200",
-        "--games",
-        "2",
-        "--quiet",
-        "--out",
-        csv.to_str().unwrap(),
-    ]);
+        &["--quiet", "--out", path(&csv)],
+    ));
     assert!(out.status.success(), "{out:?}");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("net vs classical: 2 games"), "{stdout}");
     assert_eq!(arena::results::read_games(&csv).unwrap().len(), 2);
 
     // A net of another game stops the match before its first game.
-    let out = varia(&[
-        "match",
-        "--variant",
-        "chess",
-        "--engine",
-        &net_engine,
-        "--engine",
-        "name=classical,eval=classical",
-        "--each",
-        "nodes=200",
-        "--games",
-        "2",
-    ]);
+    let out = varia(&net_match_args("chess", &net_engine, &[]));
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = text(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");

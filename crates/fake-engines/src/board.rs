@@ -12,28 +12,43 @@
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const FILES: &str = "abcdefgh";
 
-const KNIGHT: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING: [(i32, i32); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
-const ROOK: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+/// The steps (±a, ±b) and (±b, ±a): every piece of the subset moves by the
+/// reflections of one base step, so the board derives its steps from that
+/// step rather than keeping a list beside `movegen`'s tables.
+fn reflections(a: i32, b: i32) -> Vec<(i32, i32)> {
+    let mut steps = Vec::new();
+    for (x, y) in [(a, b), (b, a)] {
+        for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            if !steps.contains(&(sx * x, sy * y)) {
+                steps.push((sx * x, sy * y));
+            }
+        }
+    }
+    steps
+}
+
+/// The knight's leaps.
+fn knight() -> Vec<(i32, i32)> {
+    reflections(1, 2)
+}
+
+/// The rook's directions.
+fn rook() -> Vec<(i32, i32)> {
+    reflections(0, 1)
+}
+
+/// The bishop's directions.
+fn bishop() -> Vec<(i32, i32)> {
+    reflections(1, 1)
+}
+
+/// The king's steps (and the queen's directions): the rook's and the
+/// bishop's together.
+fn king() -> Vec<(i32, i32)> {
+    let mut steps = rook();
+    steps.extend(bishop());
+    steps
+}
 
 /// The square named by the first two characters of `name` (`e4`), if any.
 fn square(name: &str) -> Option<usize> {
@@ -157,15 +172,15 @@ impl Board {
     /// True if square `s` is attacked by the side `by_white`.
     fn attacked(&self, s: usize, by_white: bool) -> bool {
         let own = |c: u8| if by_white { c } else { c.to_ascii_lowercase() };
-        if KNIGHT
-            .iter()
-            .any(|&(df, dr)| self.at(s, df, dr) == Some(own(b'N')))
+        if knight()
+            .into_iter()
+            .any(|(df, dr)| self.at(s, df, dr) == Some(own(b'N')))
         {
             return true;
         }
-        if KING
-            .iter()
-            .any(|&(df, dr)| self.at(s, df, dr) == Some(own(b'K')))
+        if king()
+            .into_iter()
+            .any(|(df, dr)| self.at(s, df, dr) == Some(own(b'K')))
         {
             return true;
         }
@@ -176,8 +191,8 @@ impl Board {
         {
             return true;
         }
-        for (dirs, kinds) in [(&ROOK, b"RQ"), (&BISHOP, b"BQ")] {
-            for &(df, dr) in dirs {
+        for (dirs, kinds) in [(rook(), b"RQ"), (bishop(), b"BQ")] {
+            for (df, dr) in dirs {
                 let mut k = 1;
                 while let Some(p) = self.at(s, df * k, dr * k) {
                     if p != b'.' {
@@ -231,8 +246,8 @@ impl Board {
                     }
                 }
                 kind @ (b'N' | b'K') => {
-                    let steps = if kind == b'N' { &KNIGHT } else { &KING };
-                    for &(df, dr) in steps {
+                    let steps = if kind == b'N' { knight() } else { king() };
+                    for (df, dr) in steps {
                         if let Some(t) = Self::target(s, df, dr) {
                             if !Self::mine(self.squares[t], w) {
                                 out.push((s, t, ""));
@@ -241,10 +256,10 @@ impl Board {
                     }
                 }
                 kind => {
-                    let dirs: Vec<(i32, i32)> = match kind {
-                        b'R' => ROOK.to_vec(),
-                        b'B' => BISHOP.to_vec(),
-                        _ => ROOK.iter().chain(&BISHOP).copied().collect(),
+                    let dirs = match kind {
+                        b'R' => rook(),
+                        b'B' => bishop(),
+                        _ => king(),
                     };
                     for (df, dr) in dirs {
                         let mut k = 1;

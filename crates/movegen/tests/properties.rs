@@ -32,38 +32,34 @@ struct Pc {
     role: u8,
 }
 
-const KNIGHT_STEPS: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING_STEPS: [(i32, i32); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
-const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const QUEEN_DIRS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
+/// The model's pieces by their geometry, not by lists of steps as `movegen`
+/// keeps them: a knight leaps to the squares with |df·dr| = 2, a king steps
+/// to those at distance 1, a rook's rays go along a file or a rank, a
+/// bishop's along a diagonal, a queen's both ways (the king's steps).
+struct Geometry {
+    knight: Vec<(i32, i32)>,
+    king: Vec<(i32, i32)>,
+    rook: Vec<(i32, i32)>,
+    bishop: Vec<(i32, i32)>,
+}
+
+/// The steps of at most two files and ranks for which `shape(df, dr)` holds.
+fn steps_where(shape: fn(i32, i32) -> bool) -> Vec<(i32, i32)> {
+    (-2..=2)
+        .flat_map(|df| (-2..=2).map(move |dr| (df, dr)))
+        .filter(|&(df, dr)| shape(df, dr))
+        .collect()
+}
+
+fn geometry() -> &'static Geometry {
+    static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
+    GEOMETRY.get_or_init(|| Geometry {
+        knight: steps_where(|df, dr| (df * dr).abs() == 2),
+        king: steps_where(|df, dr| df.abs().max(dr.abs()) == 1),
+        rook: steps_where(|df, dr| df.abs() + dr.abs() == 1),
+        bishop: steps_where(|df, dr| df.abs() == 1 && dr.abs() == 1),
+    })
+}
 
 /// File and rank steps.
 type Steps = &'static [(i32, i32)];
@@ -271,20 +267,23 @@ impl Model {
         } else {
             (b"n", b"k")
         };
-        if KNIGHT_STEPS
+        if geometry()
+            .knight
             .iter()
             .any(|&(df, dr)| is(step(sq, df, dr), knight_like))
         {
             return true;
         }
-        if KING_STEPS
+        if geometry()
+            .king
             .iter()
             .any(|&(df, dr)| is(step(sq, df, dr), king_like))
         {
             return true;
         }
-        for (dirs, roles) in [(ROOK_DIRS, b"rq"), (BISHOP_DIRS, b"bq")] {
-            for (df, dr) in dirs {
+        let g = geometry();
+        for (dirs, roles) in [(&g.rook, b"rq"), (&g.bishop, b"bq")] {
+            for &(df, dr) in dirs {
                 let mut cur = step(sq, df, dr);
                 while let Some(s) = cur {
                     if let Some(p) = self.board[s] {
@@ -310,7 +309,8 @@ impl Model {
 
     fn kings_touch(&self) -> bool {
         match (self.king_of(true), self.king_of(false)) {
-            (Some(w), Some(b)) => KING_STEPS
+            (Some(w), Some(b)) => geometry()
+                .king
                 .iter()
                 .any(|&(df, dr)| step(w, df, dr) == Some(b)),
             _ => false,
@@ -404,13 +404,14 @@ impl Model {
                 continue;
             }
             // Leapers take one step; sliders walk rays.
+            let g = geometry();
             let (steps, rays): (Steps, Steps) = match p.role {
-                b'n' => (&KNIGHT_STEPS, &[]),
-                b'k' if self.knightmate() => (&KNIGHT_STEPS, &[]),
-                b'k' | b'm' => (&KING_STEPS, &[]),
-                b'b' => (&[], &BISHOP_DIRS),
-                b'r' => (&[], &ROOK_DIRS),
-                b'q' => (&[], &QUEEN_DIRS),
+                b'n' => (&g.knight, &[]),
+                b'k' if self.knightmate() => (&g.knight, &[]),
+                b'k' | b'm' => (&g.king, &[]),
+                b'b' => (&[], &g.bishop),
+                b'r' => (&[], &g.rook),
+                b'q' => (&[], &g.king),
                 other => panic!("unknown role {}", other as char),
             };
             // An atomic king may not capture (it would explode itself).
@@ -470,7 +471,7 @@ impl Model {
                 // a square next to the enemy king is safe).
                 let unsafe_sq = |s: usize| {
                     let touching = self.kind == VariantKind::Atomic
-                        && KING_STEPS.iter().any(|&(df, dr)| {
+                        && geometry().king.iter().any(|&(df, dr)| {
                             step(s, df, dr).and_then(|t| self.board[t])
                                 == Some(Pc {
                                     white: !us,
@@ -525,7 +526,7 @@ impl Model {
         }
         if self.kind == VariantKind::Atomic && m.capture {
             n.board[m.to] = None;
-            for (df, dr) in KING_STEPS {
+            for &(df, dr) in &geometry().king {
                 if let Some(s) = step(m.to, df, dr) {
                     if n.board[s].is_some_and(|p| p.role != b'p') {
                         n.board[s] = None;

@@ -133,27 +133,39 @@ pub struct BenchError {
     pub source: FenError,
 }
 
+/// How a bench searches each position: to `depth` with `threads` threads
+/// and a fresh table of `hash_mb` MB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchRun {
+    /// Depth searched, in plies.
+    pub depth: u32,
+    /// Search threads.
+    pub threads: usize,
+    /// Table size of each position, in MB.
+    pub hash_mb: usize,
+}
+
 /// Searches every bench position of the game of `evaluator` (the built-in
-/// [`Evaluator::default_for`] the game for the signature) to `depth` with
-/// `threads` threads and a fresh `hash_mb` MB table each; `on_position`
-/// sees each search.
+/// [`Evaluator::default_for`] the game for the signature) as `run` says;
+/// `on_position` sees each search.
 pub fn run_game(
     evaluator: &Evaluator,
-    depth: u32,
-    threads: usize,
-    hash_mb: usize,
+    run: BenchRun,
     on_position: &mut dyn FnMut(&PositionBench),
 ) -> Result<GameBench, BenchError> {
-    dispatch!(evaluator.variant(), V => run_variant::<V>(evaluator, depth, threads, hash_mb, on_position))
+    dispatch!(evaluator.variant(), V => run_variant::<V>(evaluator, run, on_position))
 }
 
 fn run_variant<V: Variant>(
     evaluator: &Evaluator,
-    depth: u32,
-    threads: usize,
-    hash_mb: usize,
+    run: BenchRun,
     on_position: &mut dyn FnMut(&PositionBench),
 ) -> Result<GameBench, BenchError> {
+    let BenchRun {
+        depth,
+        threads,
+        hash_mb,
+    } = run;
     let settings = SearchParams::default_for(V::KIND);
     let fens = positions(V::KIND);
     let mut total = GameBench {
@@ -216,13 +228,12 @@ impl Signature {
     pub fn measure(depth: u32) -> Result<Signature, BenchError> {
         let mut games = Vec::new();
         for kind in VariantKind::ALL {
-            let g = run_game(
-                &Evaluator::default_for(kind),
+            let run = BenchRun {
                 depth,
-                1,
-                HASH_MB,
-                &mut |_| {},
-            )?;
+                threads: 1,
+                hash_mb: HASH_MB,
+            };
+            let g = run_game(&Evaluator::default_for(kind), run, &mut |_| {})?;
             games.push((kind, g.nodes));
         }
         Ok(Signature {

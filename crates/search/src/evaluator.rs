@@ -6,8 +6,8 @@
 //! [`EvalParams`]); an [`EvalStack`] is one search thread's evaluation state
 //! along its path, kept in the thread's persistent state and told each
 //! step of the path: [`EvalStack::root`] at the root of a search,
-//! [`EvalStack::push`] (a move made, with the positions before and after
-//! it) and [`EvalStack::push_null`] before a child is searched,
+//! [`EvalStack::push`] (a move or a null move made, with the positions
+//! before and after it) before a child is searched,
 //! [`EvalStack::pop`] after, and [`EvalStack::evaluate`] for the position
 //! at the top. The classical kind needs none of the steps (it evaluates a
 //! position from scratch) and only counts them; the network keeps one
@@ -33,7 +33,7 @@ use crate::alphabeta::MAX_PLY;
 use crate::eval::{evaluate, EvalParams, ParamsError};
 use crate::nnue::network::MAGIC;
 use crate::nnue::{Accumulator, NetError, Network};
-use movegen::{Move, Position, Variant, VariantKind};
+use movegen::{Position, Variant, VariantKind};
 use std::fmt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -239,27 +239,12 @@ impl EvalStack {
         self.height = 1;
     }
 
-    /// The path goes on from `parent` (the top position) by the move `m` to
-    /// `child`, which the search is about to search.
+    /// The path goes on from `parent` (the top position) by a move, or a
+    /// null move, to `child`, which the search is about to search. Neither
+    /// kind needs the move: the network updates its accumulator from the
+    /// two boards.
     #[inline]
     pub fn push<V: Variant>(
-        &mut self,
-        evaluator: &Evaluator,
-        parent: &Position<V>,
-        child: &Position<V>,
-        m: Move,
-    ) {
-        match evaluator {
-            Evaluator::Classical(_) => {}
-            Evaluator::Network(net) => self.update_top(net, parent, child),
-        }
-        let _ = m;
-        self.height += 1;
-    }
-
-    /// The path goes on from `parent` by a null move to `child`.
-    #[inline]
-    pub fn push_null<V: Variant>(
         &mut self,
         evaluator: &Evaluator,
         parent: &Position<V>,
@@ -332,12 +317,12 @@ mod tests {
         assert_eq!(stack.evaluate(&ev, &root), evaluate(&root, &params));
         let m = root.parse_uci("e2e4").expect("legal");
         let child = root.play_unchecked(m);
-        stack.push(&ev, &root, &child, m);
+        stack.push(&ev, &root, &child);
         assert_eq!(stack.height(), 2);
         assert_eq!(stack.evaluate(&ev, &child), evaluate(&child, &params));
         assert_eq!(ev.evaluate(&child), evaluate(&child, &params));
         let null = child.play_null().expect("not in check");
-        stack.push_null(&ev, &child, &null);
+        stack.push(&ev, &child, &null);
         assert_eq!(stack.evaluate(&ev, &null), evaluate(&null, &params));
         stack.pop();
         stack.pop();
@@ -374,7 +359,7 @@ mod tests {
         stack.root(&ev, &root);
         let m = root.parse_uci("e2e4").expect("legal");
         let child = root.play_unchecked(m);
-        stack.push(&ev, &root, &child, m);
+        stack.push(&ev, &root, &child);
         assert_eq!(stack.evaluate(&ev, &child), net.evaluate_position(&child));
         assert_eq!(ev.evaluate(&child), net.evaluate_position(&child));
 
@@ -444,7 +429,7 @@ mod tests {
         stack.root(&ev, &root);
         let m = root.parse_uci("e2e4").expect("legal");
         let child = root.play_unchecked(m);
-        stack.push(&ev, &root, &child, m);
+        stack.push(&ev, &root, &child);
         stack.evaluate(&ev, &child);
         // Another position than the one pushed: the check must see it.
         let other = root.play_unchecked(root.parse_uci("d2d4").expect("legal"));

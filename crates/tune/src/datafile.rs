@@ -128,11 +128,15 @@ pub fn text_line(p: &PackedPosition, kind: VariantKind) -> String {
 /// The `fen,result` CSV row of a position (no newline), result from
 /// White's view.
 pub fn csv_line(p: &PackedPosition, kind: VariantKind) -> String {
-    format!(
-        "{},{}",
-        p.to_fen(kind),
-        format_result(white_score(p.result()))
-    )
+    csv_row(&p.to_fen(kind), white_score(p.result()))
+}
+
+/// The `fen,result` CSV row (no newline) of the position `fen` of a game
+/// White scored `white_score` in: the one writer of the rows of CSV
+/// position files, whether from packed records or from FENs (`varia
+/// datagen --from`).
+pub fn csv_row(fen: &str, white_score: f64) -> String {
+    format!("{fen},{}", format_result(white_score))
 }
 
 /// What a resumed output already holds.

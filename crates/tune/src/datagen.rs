@@ -37,9 +37,9 @@
 //! moves are skipped) or a PGN file (the first `skip_plies` plies are
 //! skipped), as `fen,result` CSV.
 
-use crate::datafile::{Format, Output};
+use crate::datafile::{csv_row, Format, Output};
 use crate::packed::{PackedPosition, BLACK_WIN, DRAW, WHITE_WIN};
-use crate::positions::{format_result, HEADER};
+use crate::positions::HEADER;
 use crate::qleaf::is_quiet;
 use crate::rng::{hash3, stream};
 use crate::{Error, Result};
@@ -248,12 +248,9 @@ pub struct GamePositions {
 impl GamePositions {
     /// The block written for this game: positions, then `# game N`.
     pub fn block(&self) -> String {
-        let r = format_result(self.result);
         let mut s = String::with_capacity(self.fens.len() * 64 + 16);
         for f in &self.fens {
-            s.push_str(f);
-            s.push(',');
-            s.push_str(r);
+            s.push_str(&csv_row(f, self.result));
             s.push('\n');
         }
         s.push_str(&format!("# game {}\n", self.id));

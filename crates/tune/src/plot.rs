@@ -47,14 +47,7 @@ pub fn svg(trace: &Trace, title: &str) -> String {
             .map(|r| (r.iteration as f64, r.metric))
             .collect()
     };
-    let (ymin, ymax) = chart::padded_range(metric.iter().map(|p| p.1));
-    let top = Panel {
-        y0: TOP + 20.0,
-        xmin,
-        xmax,
-        ymin,
-        ymax,
-    };
+    let top = Panel::fitting(TOP + 20.0, xmin, xmax, metric.iter().map(|p| p.1));
     let label = if smooth {
         format!("{} (mean of 20)", trace.metric)
     } else {
@@ -75,14 +68,12 @@ pub fn svg(trace: &Trace, title: &str) -> String {
                 .collect()
         })
         .collect();
-    let (ymin, ymax) = chart::padded_range(series.iter().flatten().map(|p| p.1));
-    let bottom = Panel {
-        y0: top.y0 + PANEL_H + GAP,
+    let bottom = Panel::fitting(
+        top.y0 + PANEL_H + GAP,
         xmin,
         xmax,
-        ymin,
-        ymax,
-    };
+        series.iter().flatten().map(|p| p.1),
+    );
     bottom.frame(
         &mut s,
         if relative {

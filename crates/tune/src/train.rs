@@ -610,14 +610,7 @@ pub fn plot_svg(rows: &[EpochRow], title: &str) -> String {
         .map(|r| (r.epoch as f64, r.val_loss))
         .filter(|p| p.1.is_finite())
         .collect();
-    let (ymin, ymax) = chart::padded_range(train.iter().chain(&val).map(|p| p.1));
-    let top = Panel {
-        y0: TOP + 20.0,
-        xmin: 0.0,
-        xmax,
-        ymin,
-        ymax,
-    };
+    let top = Panel::fitting(TOP + 20.0, 0.0, xmax, train.iter().chain(&val).map(|p| p.1));
     top.frame(&mut s, "loss", "loss");
     top.line(&mut s, &train, COLORS[0]);
     let lx = WIDTH - RIGHT + 10.0;
@@ -630,14 +623,12 @@ pub fn plot_svg(rows: &[EpochRow], title: &str) -> String {
         .iter()
         .map(|r| (r.epoch as f64, r.positions_per_s))
         .collect();
-    let (ymin, ymax) = chart::padded_range(speed.iter().map(|p| p.1));
-    let bottom = Panel {
-        y0: top.y0 + PANEL_HEIGHT + GAP,
-        xmin: 0.0,
+    let bottom = Panel::fitting(
+        top.y0 + PANEL_HEIGHT + GAP,
+        0.0,
         xmax,
-        ymin,
-        ymax,
-    };
+        speed.iter().map(|p| p.1),
+    );
     bottom.frame(&mut s, "training speed", "positions/s");
     bottom.line(&mut s, &speed, COLORS[2]);
     chart::end_page(&mut s);

@@ -329,6 +329,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Ends a depth's `progress` and reports the counts below each root move,
+/// `moves` (UCI, sorted), as the divide of `depth`, timed from `start`.
+pub(crate) fn report_divide<V: Variant>(
+    reporter: &mut dyn Reporter,
+    progress: &Progress,
+    start: Instant,
+    fen: &str,
+    depth: u32,
+    moves: &[(String, PerftStats)],
+) -> anyhow::Result<()> {
+    let seconds = start.elapsed().as_secs_f64();
+    progress.finish();
+    let total = DepthRow {
+        variant: V::KIND,
+        fen,
+        depth,
+        counts: checkpoint::sum(moves.iter().map(|(_, c)| *c)),
+        columns: StatColumns::of::<V>(),
+        seconds,
+    };
+    reporter.divide(&total, moves)
+}
+
 /// Ends a depth's `progress` and reports `counts` as the row of `depth`,
 /// timed from `start`: the one way a counted depth becomes a row, with or
 /// without a checkpoint.
@@ -365,15 +388,12 @@ pub(crate) fn run_position<V: Variant>(
     let fen = pos.fen();
     let table = settings.table();
     let counter = count::counter(settings.stats, table.as_ref());
-    let columns = StatColumns::of::<V>();
     reporter.begin_position(V::KIND, &fen)?;
     if divide {
         let progress = settings.progress(0, Units::Tasks, format!("{} depth {depth}", V::KIND));
         let start = Instant::now();
         let moves = divide_counts(pos, depth, settings.workers(&progress), counter);
-        let seconds = start.elapsed().as_secs_f64();
-        progress.finish();
-        reporter.divide(V::KIND, &fen, depth, &sorted_uci(moves), columns, seconds)?;
+        report_divide::<V>(reporter, &progress, start, &fen, depth, &sorted_uci(moves))?;
     } else {
         for d in 1..=depth {
             let progress = settings.progress(0, Units::Tasks, format!("{} depth {d}", V::KIND));

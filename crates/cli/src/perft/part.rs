@@ -187,31 +187,30 @@ pub struct PartRow {
     pub seconds: f64,
 }
 
-/// Writes a whole part file to a stream (stdout), which has no sidecar:
-/// the identity on top as `#` lines, column names, rows (each with its
-/// checksum).
+/// Where [`write_part`] puts the identity of a part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Identity {
+    /// On top as `#` lines: a stream (stdout) has no sidecar.
+    Inline,
+    /// Not in the CSV: the caller writes it to the sidecar `FILE.meta`
+    /// ([`RecordFormat::meta_text`]).
+    Sidecar,
+}
+
+/// Writes a part file (column names, then rows, each with its checksum),
+/// with its identity on top or left for the sidecar.
 pub fn write_part(
     out: &mut dyn Write,
     meta: &RunMeta,
     columns: StatColumns,
     rows: &[PartRow],
+    identity: Identity,
 ) -> anyhow::Result<()> {
     let (cols, lines) = part_lines(meta, columns, rows)?;
-    record::write_all(out, &PART_FORMAT, &meta.identity(), &cols, lines)?;
-    Ok(())
-}
-
-/// Writes the CSV of a part file (column names, rows with their
-/// checksums); its identity goes to the sidecar `FILE.meta`
-/// ([`RecordFormat::meta_text`]).
-pub fn write_part_csv(
-    out: &mut dyn Write,
-    meta: &RunMeta,
-    columns: StatColumns,
-    rows: &[PartRow],
-) -> anyhow::Result<()> {
-    let (cols, lines) = part_lines(meta, columns, rows)?;
-    record::write_csv(out, &PART_FORMAT, &cols, lines)?;
+    match identity {
+        Identity::Inline => record::write_all(out, &PART_FORMAT, &meta.identity(), &cols, lines)?,
+        Identity::Sidecar => record::write_csv(out, &PART_FORMAT, &cols, lines)?,
+    }
     Ok(())
 }
 
@@ -390,7 +389,14 @@ mod tests {
                 },
             ];
             let mut buf = Vec::new();
-            write_part(&mut buf, &meta(stats), StatColumns::of::<Chess>(), &rows).unwrap();
+            write_part(
+                &mut buf,
+                &meta(stats),
+                StatColumns::of::<Chess>(),
+                &rows,
+                Identity::Inline,
+            )
+            .unwrap();
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("p.csv");
             std::fs::write(&path, &buf).unwrap();
@@ -401,7 +407,14 @@ mod tests {
             );
             // A part written to a file: the CSV and its sidecar.
             let mut csv = Vec::new();
-            write_part_csv(&mut csv, &meta(stats), StatColumns::of::<Chess>(), &rows).unwrap();
+            write_part(
+                &mut csv,
+                &meta(stats),
+                StatColumns::of::<Chess>(),
+                &rows,
+                Identity::Sidecar,
+            )
+            .unwrap();
             assert!(csv.starts_with(b"index,path,"));
             std::fs::write(&path, &csv).unwrap();
             std::fs::write(
@@ -438,7 +451,14 @@ mod tests {
         assert_eq!(a.difference(&b, &["shard"]), None);
         assert_eq!(RunMeta::from_identity(&a.identity(), "x").unwrap(), a);
         let mut buf = Vec::new();
-        write_part(&mut buf, &a, StatColumns::of::<Chess>(), &[]).unwrap();
+        write_part(
+            &mut buf,
+            &a,
+            StatColumns::of::<Chess>(),
+            &[],
+            Identity::Inline,
+        )
+        .unwrap();
         let text = String::from_utf8(buf).unwrap();
         assert!(
             text.starts_with("# varia perft part v2\n# variant: chess\n"),

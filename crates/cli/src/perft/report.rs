@@ -45,15 +45,12 @@ pub fn stats_fields(columns: StatColumns, counts: &PerftStats) -> Vec<String> {
 pub trait Reporter {
     fn begin_position(&mut self, variant: VariantKind, fen: &str) -> anyhow::Result<()>;
     fn row(&mut self, row: &DepthRow<'_>) -> anyhow::Result<()>;
-    /// The counts below each root move (UCI, sorted) at `depth`.
+    /// The counts below each root move (UCI, sorted) at the depth of
+    /// `total`, whose counts are their sum.
     fn divide(
         &mut self,
-        variant: VariantKind,
-        fen: &str,
-        depth: u32,
+        total: &DepthRow<'_>,
         moves: &[(String, PerftStats)],
-        columns: StatColumns,
-        seconds: f64,
     ) -> anyhow::Result<()>;
     fn end_position(&mut self) -> anyhow::Result<()>;
     fn finish(&mut self) -> anyhow::Result<()>;
@@ -213,19 +210,14 @@ impl<W: Write> Reporter for Table<W> {
         Ok(())
     }
 
-    fn divide(
-        &mut self,
-        _variant: VariantKind,
-        _fen: &str,
-        depth: u32,
-        moves: &[(String, PerftStats)],
-        columns: StatColumns,
-        seconds: f64,
-    ) -> anyhow::Result<()> {
-        let mut total_counts = PerftStats::default();
-        for (_, c) in moves {
-            total_counts += *c;
-        }
+    fn divide(&mut self, row: &DepthRow<'_>, moves: &[(String, PerftStats)]) -> anyhow::Result<()> {
+        let DepthRow {
+            depth,
+            counts: total_counts,
+            columns,
+            seconds,
+            ..
+        } = *row;
         let total = total_counts.nodes;
         let move_w = moves.iter().map(|(m, _)| m.len()).max().unwrap_or(0).max(5);
         let count_w = total.to_string().len();
@@ -361,15 +353,14 @@ impl<W: Write> Reporter for Csv<W> {
         Ok(())
     }
 
-    fn divide(
-        &mut self,
-        variant: VariantKind,
-        fen: &str,
-        depth: u32,
-        moves: &[(String, PerftStats)],
-        columns: StatColumns,
-        _seconds: f64,
-    ) -> anyhow::Result<()> {
+    fn divide(&mut self, row: &DepthRow<'_>, moves: &[(String, PerftStats)]) -> anyhow::Result<()> {
+        let DepthRow {
+            variant,
+            fen,
+            depth,
+            columns,
+            ..
+        } = *row;
         for (m, c) in moves {
             if self.stats {
                 let mut record = vec![
@@ -477,15 +468,15 @@ mod tests {
                 },
             )];
             r.begin_position(VariantKind::Suicide, "F").unwrap();
-            r.divide(
-                VariantKind::Suicide,
-                "F",
-                2,
-                &moves,
-                StatColumns::of::<Suicide>(),
-                0.0,
-            )
-            .unwrap();
+            let total = DepthRow {
+                variant: VariantKind::Suicide,
+                fen: "F",
+                depth: 2,
+                counts: moves[0].1,
+                columns: StatColumns::of::<Suicide>(),
+                seconds: 0.0,
+            };
+            r.divide(&total, &moves).unwrap();
             r.finish().unwrap();
         }
         let text = String::from_utf8(buf).unwrap();

@@ -5,11 +5,11 @@
 use super::checkpoint::{sum, Checkpoint};
 use super::count::Counter;
 use super::parallel::{divide_counts, perft_counts};
-use super::part::{write_part, write_part_csv, PartRow, RunMeta, PART_FORMAT};
+use super::part::{write_part, Identity, PartRow, RunMeta, PART_FORMAT};
 use super::progress::{Progress, Units};
 use super::report::Reporter;
 use super::subtrees::{count, enumerate, Done, ShardSpec, Subtree};
-use super::{report_row, sorted_uci, Settings};
+use super::{report_divide, report_row, sorted_uci, Settings};
 use movegen::{PerftStats, Position, StatColumns, Variant};
 use std::io::Write;
 use std::path::Path;
@@ -83,6 +83,29 @@ fn count_resumable<V: Variant>(
         .collect())
 }
 
+/// The subtrees of `pos` at `split` plies and the identity of the run that
+/// counts them at `depth` (all of them, or those of `shard`): what the
+/// checkpoint and the part file record.
+fn split_run<V: Variant>(
+    pos: &Position<V>,
+    depth: u32,
+    split: u32,
+    settings: &Settings,
+    shard: Option<ShardSpec>,
+) -> anyhow::Result<(Vec<Subtree<V>>, RunMeta)> {
+    let subtrees = enumerate(pos, split)?;
+    let meta = RunMeta {
+        variant: V::KIND,
+        fen: pos.fen(),
+        depth,
+        split_depth: split,
+        stats: settings.stats,
+        shard,
+        subtrees: subtrees.len(),
+    };
+    Ok((subtrees, meta))
+}
+
 /// `varia perft --checkpoint FILE` for one position: depths 1..=`depth`
 /// (or the divide of `depth`); depths beyond the split are counted subtree
 /// by subtree and recorded in the file, shallower ones directly.
@@ -97,23 +120,13 @@ pub fn run_position_checkpointed<V: Variant>(
     let split = settings
         .split_depth
         .unwrap_or(DEFAULT_CHECKPOINT_SPLIT.min(depth - 1));
-    let fen = pos.fen();
     let table = settings.table();
     let counter = super::count::counter(settings.stats, table.as_ref());
-    let columns = StatColumns::of::<V>();
-    let subtrees = enumerate(pos, split)?;
-    let meta = RunMeta {
-        variant: V::KIND,
-        fen: fen.clone(),
-        depth,
-        split_depth: split,
-        stats: settings.stats,
-        shard: None,
-        subtrees: subtrees.len(),
-    };
+    let (subtrees, meta) = split_run(pos, depth, split, settings, None)?;
+    let fen = &meta.fen;
     let ck = Checkpoint::open(path, &meta, &subtrees)?;
     let all: Vec<usize> = (0..subtrees.len()).collect();
-    reporter.begin_position(V::KIND, &fen)?;
+    reporter.begin_position(V::KIND, fen)?;
     let depths = if divide { depth..=depth } else { 1..=depth };
     for d in depths {
         let progress = settings.progress(0, Units::Tasks, format!("{} depth {d}", V::KIND));
@@ -149,15 +162,13 @@ pub fn run_position_checkpointed<V: Variant>(
             } else {
                 sorted_uci(divide_counts(pos, d, settings.workers(&progress), counter))
             };
-            let seconds = start.elapsed().as_secs_f64();
-            progress.finish();
-            reporter.divide(V::KIND, &fen, d, &moves, columns, seconds)?;
+            report_divide::<V>(reporter, &progress, start, fen, d, &moves)?;
         } else {
             let counts = match &resumed {
                 Some(done) => sum(done.iter().map(|r| r.counts)),
                 None => perft_counts(pos, d, settings.workers(&progress), counter),
             };
-            report_row::<V>(reporter, &progress, start, &fen, d, counts)?;
+            report_row::<V>(reporter, &progress, start, fen, d, counts)?;
         }
     }
     reporter.end_position()?;
@@ -183,19 +194,9 @@ pub fn run_shard<V: Variant>(
         )?),
         None => None,
     };
-    let fen = pos.fen();
     let table = settings.table();
     let counter = super::count::counter(settings.stats, table.as_ref());
-    let subtrees = enumerate(pos, split)?;
-    let meta = RunMeta {
-        variant: V::KIND,
-        fen,
-        depth,
-        split_depth: split,
-        stats: settings.stats,
-        shard: Some(shard),
-        subtrees: subtrees.len(),
-    };
+    let (subtrees, meta) = split_run(pos, depth, split, settings, Some(shard))?;
     let ck = match checkpoint {
         Some(p) => Some((Checkpoint::open(p, &meta, &subtrees)?, p)),
         None => None,
@@ -229,19 +230,23 @@ pub fn run_shard<V: Variant>(
     match out {
         None => {
             let mut o = std::io::stdout().lock();
-            write_part(&mut o, &meta, columns, &rows)?;
+            write_part(&mut o, &meta, columns, &rows, Identity::Inline)?;
             o.flush()?;
         }
         // A FIFO or device is a stream too: no file to put a sidecar beside.
         Some(p) if std::fs::metadata(p).is_ok_and(|m| !m.is_file()) => {
-            crate::output::write_output_file(p, |f| write_part(f, &meta, columns, &rows))?
+            crate::output::write_output_file(p, |f| {
+                write_part(f, &meta, columns, &rows, Identity::Inline)
+            })?
         }
         Some(p) => {
             let identity = PART_FORMAT.meta_text(&meta.identity());
             crate::output::write_output_file(&arena::record::meta_path(p), |f| {
                 Ok(f.write_all(identity.as_bytes())?)
             })?;
-            crate::output::write_output_file(p, |f| write_part_csv(f, &meta, columns, &rows))?
+            crate::output::write_output_file(p, |f| {
+                write_part(f, &meta, columns, &rows, Identity::Sidecar)
+            })?
         }
     }
     Ok(())

@@ -28,6 +28,17 @@ pub(crate) const CORRECTION_GRAIN: i64 = 256;
 /// colour, destination) pair.
 pub(crate) const PIECE_TO: usize = 2 * Role::ALL.len() * 64;
 
+/// A move that cut off: the node's position `pos`, its side to move `us`,
+/// the move `m` and the depth it was searched to. What each table learns
+/// from is the same cutoff.
+#[derive(Clone, Copy)]
+pub struct Cutoff<'a, V: Variant> {
+    pub pos: &'a Position<V>,
+    pub us: Color,
+    pub m: Move,
+    pub depth: i32,
+}
+
 /// Entries of the butterfly history.
 const BUTTERFLY: usize = 2 * 64 * 64;
 
@@ -149,22 +160,19 @@ impl HistoryTables {
         moved_piece_to(pos, us, m) * Role::ALL.len() + captured_role(pos, m).index()
     }
 
-    /// Learns from a quiet move `m` by `us` that cut off at `depth` after the
-    /// quiet moves `tried` did not: its history and continuation entries
-    /// after the moves at `cont` rise, and with `history_gravity` those of
-    /// `tried` fall (without it the cutoff move's rise by `depth` squared,
+    /// Learns from the quiet move of the cutoff `cut` after the quiet moves
+    /// `tried` did not cut off: its history and continuation entries after
+    /// the moves at `cont` rise, and with `history_gravity` those of `tried`
+    /// fall (without it the cutoff move's rise by the depth squared,
     /// saturating at `history_max`).
-    #[allow(clippy::too_many_arguments)]
     pub fn reward_quiet<V: Variant>(
         &mut self,
         sp: &SearchParams,
-        pos: &Position<V>,
-        us: Color,
-        m: Move,
-        depth: i32,
+        cut: &Cutoff<'_, V>,
         tried: &[Move],
         cont: [Option<usize>; 2],
     ) {
+        let Cutoff { pos, us, m, depth } = *cut;
         let cut_piece_to = moved_piece_to(pos, us, m);
         if sp.history_gravity != 0 {
             let (bonus, limit) = (sp.history_bonus(depth), sp.history_max);
@@ -189,19 +197,16 @@ impl HistoryTables {
         }
     }
 
-    /// Learns from a cutoff at `depth` by the move `m` of `us`
-    /// (`capture_history`): a capture's capture history rises with gravity,
-    /// and that of each capture in `tried` (searched before it, no cutoff)
-    /// falls.
+    /// Learns from the cutoff `cut` (`capture_history`): a capture's
+    /// capture history rises with gravity, and that of each capture in
+    /// `tried` (searched before it, no cutoff) falls.
     pub fn reward_captures<V: Variant>(
         &mut self,
         sp: &SearchParams,
-        pos: &Position<V>,
-        us: Color,
-        m: Move,
-        depth: i32,
+        cut: &Cutoff<'_, V>,
         tried: &[Move],
     ) {
+        let Cutoff { pos, us, m, depth } = *cut;
         let (bonus, limit) = (sp.history_bonus(depth), sp.history_max);
         if pos.is_capture(m) {
             gravity(

@@ -8,7 +8,7 @@
 //! What the node knows once it has read the table and evaluated itself is
 //! one [`Node`] value, which the rules read instead of a dozen arguments.
 
-use super::history::moved_piece_to;
+use super::history::{moved_piece_to, Cutoff};
 use super::qsearch::NoObserver;
 use super::stack::MAX_PLY;
 use super::thread::Worker;
@@ -282,7 +282,7 @@ impl<V: Variant> Worker<'_, V> {
             }
             let new_depth = n.depth - 1 + i32::from(Some(m) == singular_move);
             self.keys.push(child.key());
-            self.td.eval.push(self.evaluator, pos, &child, m);
+            self.td.eval.push(self.evaluator, pos, &child);
             let score = self.search_move(n, &c, new_depth);
             self.td.eval.pop();
             self.keys.pop();
@@ -383,8 +383,14 @@ impl<V: Variant> Worker<'_, V> {
         cont: [Option<usize>; 2],
         tried: (&[Move], &[Move]),
     ) {
-        let (sp, pos, m) = (self.settings, n.pos, c.m);
+        let (sp, m) = (self.settings, c.m);
         let (quiets_tried, captures_tried) = tried;
+        let cut = Cutoff {
+            pos: n.pos,
+            us: n.us,
+            m,
+            depth: n.depth,
+        };
         self.td.learnt();
         if c.quiet {
             let k = &mut self.td.stack[n.ply].killers;
@@ -392,14 +398,10 @@ impl<V: Variant> Worker<'_, V> {
                 k[1] = k[0];
                 k[0] = Some(m);
             }
-            self.td
-                .hist
-                .reward_quiet(sp, pos, n.us, m, n.depth, quiets_tried, cont);
+            self.td.hist.reward_quiet(sp, &cut, quiets_tried, cont);
         }
         if sp.capture_history != 0 {
-            self.td
-                .hist
-                .reward_captures(sp, pos, n.us, m, n.depth, captures_tried);
+            self.td.hist.reward_captures(sp, &cut, captures_tried);
         }
     }
 

@@ -171,7 +171,7 @@ impl<V: Variant> Worker<'_, V> {
             r += ((n.eval - beta) / sp.nmp_eval_divisor).min(sp.nmp_eval_max);
         }
         self.keys.push(null.key());
-        self.td.eval.push_null(self.evaluator, pos, &null);
+        self.td.eval.push(self.evaluator, pos, &null);
         let s = -self.search(
             &null,
             -beta,
@@ -250,7 +250,7 @@ impl<V: Variant> Worker<'_, V> {
                 self.td.stack[ply].played_piece_to = Some(moved_piece_to(pos, n.us, m));
             }
             self.keys.push(child.key());
-            self.td.eval.push(self.evaluator, pos, &child, m);
+            self.td.eval.push(self.evaluator, pos, &child);
             let window = (-probcut_beta, -probcut_beta + 1);
             let mut s = -self.qsearch(&child, window.0, window.1, ply + 1, 0, &mut NoObserver);
             if s >= probcut_beta && !self.stopped {

@@ -277,9 +277,12 @@ impl<V: Variant> Worker<'_, V> {
         {
             return None;
         }
-        let mut children = start.moves.iter().map(|&m| (m, pos.play_unchecked(m)));
-        let (m, child) = children.find(|(_, c)| c.is_check())?;
-        self.td.eval.push(self.evaluator, pos, &child, m);
+        let child = start
+            .moves
+            .iter()
+            .map(|&m| pos.play_unchecked(m))
+            .find(|c| c.is_check())?;
+        self.td.eval.push(self.evaluator, pos, &child);
         let score = -self.qsearch(&child, -n.beta, -start.alpha, n.ply + 1, n.qply + 1, obs);
         self.td.eval.pop();
         if self.stopped {
@@ -356,7 +359,7 @@ impl<V: Variant> Worker<'_, V> {
                 }
                 continue;
             }
-            self.td.eval.push(self.evaluator, pos, &child, m);
+            self.td.eval.push(self.evaluator, pos, &child);
             let score = -self.qsearch(&child, -beta, -start.alpha, ply + 1, next_qply, obs);
             self.td.eval.pop();
             if self.stopped {

@@ -95,12 +95,9 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
     // the number of (piece, square) pairs of the enemy's attacks on them.
     // Counted from each piece's attack set while the pieces are walked
     // (the same sum as the attackers of each square), not square by square.
-    let zones = Color::ALL.map(|color| {
-        if V::ROYAL {
-            pos.king(color).map_or(Bitboard(0), king_attacks)
-        } else {
-            Bitboard(0)
-        }
+    let zones = Color::ALL.map(|color| match pos.king(color) {
+        Some(k) if V::ROYAL => king_attacks(k),
+        _ => Bitboard(0),
     });
     let mut danger = [0i32; 2];
     // The squares two pieces of a side attack are gathered only for their
@@ -110,21 +107,7 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
     let twice_wanted = V::MUST_CAPTURE || flank_wanted || threats::wants_twice(acc);
     // The squares each side's pawns attack: the threats' and the mobility
     // area's (a square an enemy pawn attacks is no square to go to).
-    for color in Color::ALL {
-        let their_zone = zones[color.other().index()];
-        let mut set = Bitboard(0);
-        let mut twice = Bitboard(0);
-        for sq in b.pieces(color, Role::Pawn) {
-            let a = pawn_attacks(color, sq);
-            danger[color.other().index()] += (a & their_zone).count() as i32;
-            if twice_wanted {
-                twice |= set & a;
-            }
-            set |= a;
-        }
-        attacks[color.index()].pawns = set;
-        attacks[color.index()].twice = twice;
-    }
+    pawn_attack_sets(pos, &zones, twice_wanted, &mut attacks, &mut danger);
     let king_attack_wanted = acc.wants(group::KING_ATTACK);
     // Each side's attack by units on the enemy king, and the squares its
     // pieces of each role reach (for the safe checks), by attacking colour.
@@ -147,17 +130,7 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
         let ours = b.color(color);
         let mobility_area = !ours & !attacks[color.other().index()].pawns;
         let attacked = &mut attacks[color.index()];
-        // The squares around the enemy king, for the attack by units: in
-        // knightmate the royal knight's own flight squares, a knight's move
-        // away (`eval/knightmate.rs`), and only when the table is weighed.
-        let their_zone = if V::ROYAL_KNIGHT {
-            match pos.king(color.other()) {
-                Some(k) if king_attack_wanted => knight_attacks(k),
-                _ => Bitboard(0),
-            }
-        } else {
-            zones[color.other().index()]
-        };
+        let their_zone = attack_zone(pos, color.other(), &zones, king_attack_wanted);
         let king_attack = &mut king_attack_by[color.index()];
         let reached = &mut reached[color.index()];
         for role in Role::ALL {
@@ -173,13 +146,8 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
                 let rel = sq.relative(color);
                 acc.add(PST[role.index()] + rel.index(), sign);
                 let moves = piece_attacks::<V>(role, sq, occ);
-                let mobility = (moves & !ours).count() as i32;
-                if mobility != 0 && role != Role::King {
-                    acc.add(idx::MOBILITY + role.index(), sign * mobility);
-                    let in_area = (moves & mobility_area).count() as i32;
-                    if in_area != 0 {
-                        acc.add(idx::MOBILITY_AREA + role.index(), sign * in_area);
-                    }
+                if role != Role::King {
+                    mobility_terms(role, moves & !ours, mobility_area, sign, acc);
                 }
                 match role {
                     Role::Knight | Role::Bishop => attacked.minors |= moves,
@@ -234,55 +202,16 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
                     acc.add(idx::KING_ATTACK + row, -sign);
                 }
                 if !V::ROYAL_KNIGHT {
-                    let front = zone
-                        & Bitboard::rank(if color.is_white() {
-                            (k.rank() + 1).min(7)
-                        } else {
-                            k.rank().saturating_sub(1)
-                        });
-                    let own_pawns = b.pieces(color, Role::Pawn);
-                    let shelter = (front & own_pawns).count() as i32;
-                    if shelter != 0 {
-                        acc.add(idx::KING_SHELTER, sign * shelter);
-                    }
-                    if acc.wants(group::KING_OPEN_FILES) {
-                        let open = king_open_files(k, own_pawns);
-                        if open != 0 {
-                            acc.add(idx::KING_OPEN_FILES, -sign * open);
-                        }
-                    }
-                    if flank_wanted {
-                        let flank = king_flank(k, color);
-                        let them = &attacks[color.other().index()];
-                        let attacked = (them.all & flank).count() + (them.twice & flank).count();
-                        if attacked != 0 {
-                            acc.add(idx::KING_FLANK_ATTACK, -sign * attacked as i32);
-                        }
-                    }
-                    if acc.wants(group::PAWN_STORM) {
-                        let enemy_pawns = b.pieces(color.other(), Role::Pawn);
-                        pawn_storm(k, color, own_pawns, enemy_pawns, |rank| {
-                            acc.add(idx::PAWN_STORM + rank, -sign)
-                        });
-                    }
+                    let them = &attacks[color.other().index()];
+                    let flank_attacks = flank_wanted.then_some(them);
+                    king_cover_terms(pos, color, k, zone, flank_attacks, acc);
                 }
-                let enemy = b.color(color.other());
                 let danger = danger[color.index()];
                 if danger != 0 {
                     acc.add(idx::KING_DANGER, -sign * danger);
                 }
                 if V::ATOMIC {
-                    // Our pieces next to the enemy king that we attack: capturing one
-                    // explodes the king.
-                    if let Some(ek) = pos.king(color.other()) {
-                        let targets = king_attacks(ek) & enemy;
-                        let threats = targets
-                            .filter(|&sq| pos.attackers_to(sq, color, occ).any())
-                            .count() as i32;
-                        if threats != 0 {
-                            acc.add(idx::ATOMIC_THREAT, sign * threats);
-                        }
-                    }
+                    atomic_threat_term(pos, color, acc);
                 }
                 if V::ROYAL_KNIGHT {
                     knightmate::royal_knight_terms(pos, color, k, sign, acc);
@@ -300,29 +229,133 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
         }
     }
     if V::ATOMIC {
-        // Touching kings cannot be checked: count it for the side to move's safety.
-        if let (Some(w), Some(bk)) = (pos.king(Color::White), pos.king(Color::Black)) {
-            if king_attacks(w).contains(bk) {
-                acc.add(idx::KINGS_TOUCH, if pos.turn().is_white() { 1 } else { -1 });
-            }
-        }
+        kings_touch_term(pos, acc);
     }
     if threats::wanted(acc) {
         threats::terms(pos, &attacks, &reached, acc);
     }
+    if V::MUST_CAPTURE {
+        must_capture_terms(pos, &forced, &attacks, &reached, acc);
+    }
+    acc.add(idx::TEMPO, if pos.turn().is_white() { 1 } else { -1 });
+}
+
+/// The squares each side's pawns attack (`attacks[c].pawns`), those two of
+/// them attack when `twice_wanted` (`attacks[c].twice`), and the king
+/// danger their attacks on the enemy king's `zones` add (`danger`, by the
+/// king's colour).
+#[inline]
+fn pawn_attack_sets<V: Variant>(
+    pos: &Position<V>,
+    zones: &[Bitboard; 2],
+    twice_wanted: bool,
+    attacks: &mut [threats::Attacks; 2],
+    danger: &mut [i32; 2],
+) {
+    for color in Color::ALL {
+        let their_zone = zones[color.other().index()];
+        let mut set = Bitboard(0);
+        let mut twice = Bitboard(0);
+        for sq in pos.board().pieces(color, Role::Pawn) {
+            let a = pawn_attacks(color, sq);
+            danger[color.other().index()] += (a & their_zone).count() as i32;
+            if twice_wanted {
+                twice |= set & a;
+            }
+            set |= a;
+        }
+        attacks[color.index()].pawns = set;
+        attacks[color.index()].twice = twice;
+    }
+}
+
+/// How well the king of `color` on `k` (whose surrounding squares are
+/// `zone`) is covered: its pawn shelter in front, the open files by it,
+/// the enemy's attacks on its flank (given the enemy's `flank_attacks`
+/// when `king_flank_attack` is weighed) and the enemy pawns storming it.
+#[inline]
+fn king_cover_terms<V: Variant, A: TermSink>(
+    pos: &Position<V>,
+    color: Color,
+    k: Square,
+    zone: Bitboard,
+    flank_attacks: Option<&threats::Attacks>,
+    acc: &mut A,
+) {
+    let b = pos.board();
+    let sign = if color.is_white() { 1 } else { -1 };
+    let front = zone
+        & Bitboard::rank(if color.is_white() {
+            (k.rank() + 1).min(7)
+        } else {
+            k.rank().saturating_sub(1)
+        });
+    let own_pawns = b.pieces(color, Role::Pawn);
+    let shelter = (front & own_pawns).count() as i32;
+    if shelter != 0 {
+        acc.add(idx::KING_SHELTER, sign * shelter);
+    }
+    if acc.wants(group::KING_OPEN_FILES) {
+        let open = king_open_files(k, own_pawns);
+        if open != 0 {
+            acc.add(idx::KING_OPEN_FILES, -sign * open);
+        }
+    }
+    if let Some(them) = flank_attacks {
+        let flank = king_flank(k, color);
+        let attacked = (them.all & flank).count() + (them.twice & flank).count();
+        if attacked != 0 {
+            acc.add(idx::KING_FLANK_ATTACK, -sign * attacked as i32);
+        }
+    }
+    if acc.wants(group::PAWN_STORM) {
+        let enemy_pawns = b.pieces(color.other(), Role::Pawn);
+        pawn_storm(k, color, own_pawns, enemy_pawns, |rank| {
+            acc.add(idx::PAWN_STORM + rank, -sign)
+        });
+    }
+}
+
+/// Atomic: the enemy pieces next to the enemy king that `color` attacks
+/// (capturing one explodes the king), counted for `color`.
+#[inline]
+fn atomic_threat_term<V: Variant, A: TermSink>(pos: &Position<V>, color: Color, acc: &mut A) {
+    let sign = if color.is_white() { 1 } else { -1 };
+    let b = pos.board();
+    if let Some(ek) = pos.king(color.other()) {
+        let targets = king_attacks(ek) & b.color(color.other());
+        let threats = targets
+            .filter(|&sq| pos.attackers_to(sq, color, b.occupied()).any())
+            .count() as i32;
+        if threats != 0 {
+            acc.add(idx::ATOMIC_THREAT, sign * threats);
+        }
+    }
+}
+
+/// The terms of the games where captures are forced (suicide, losers),
+/// from both sides' `forced` moves, `attacks` and squares `reached` by
+/// role.
+#[inline]
+fn must_capture_terms<V: Variant, A: TermSink>(
+    pos: &Position<V>,
+    forced: &[suicide::ForcedMoves; 2],
+    attacks: &[threats::Attacks; 2],
+    reached: &[[Bitboard; 7]; 2],
+    acc: &mut A,
+) {
     // Suicide's piece count and both sides' legal (or forced, from attack
     // sets) moves; open to losers, where captures are forced too (0 there
     // unless a file sets them: the legal-move counts cost two move
     // generations per evaluation).
-    if V::MUST_CAPTURE
-        && (acc.wants(group::PIECE_COUNT)
-            || acc.wants(group::LEGAL_MOBILITY)
-            || acc.wants(group::FORCED_MOBILITY))
+    if acc.wants(group::PIECE_COUNT)
+        || acc.wants(group::LEGAL_MOBILITY)
+        || acc.wants(group::FORCED_MOBILITY)
     {
-        suicide::terms(pos, &forced, acc);
+        suicide::terms(pos, forced, acc);
     }
-    // The squares where each side can offer a piece (suicide, losers).
-    if V::MUST_CAPTURE && acc.wants(group::OFFER_SQUARES) {
+    // The squares where each side can offer a piece.
+    if acc.wants(group::OFFER_SQUARES) {
         let [white, black] = Color::ALL.map(|color| {
             let (us, them) = (color.index(), color.other().index());
             suicide::offer_squares(pos, color, &reached[us], attacks[them].all)
@@ -331,9 +364,60 @@ pub fn eval_terms<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
             acc.add(idx::OFFER_SQUARES, white - black);
         }
     }
-    // A side that can capture must (suicide, losers).
-    if V::MUST_CAPTURE && acc.wants(group::FORCED_CAPTURE) {
-        suicide::forced_capture(pos, &attacks, acc);
+    // A side that can capture must.
+    if acc.wants(group::FORCED_CAPTURE) {
+        suicide::forced_capture(pos, attacks, acc);
     }
-    acc.add(idx::TEMPO, if pos.turn().is_white() { 1 } else { -1 });
+}
+
+/// The squares around the king of `color` for the attack by units on it:
+/// its `zones` entry, or in knightmate the royal knight's own flight
+/// squares, a knight's move away (`eval/knightmate.rs`), and those only
+/// when the table is weighed (`wanted`).
+#[inline]
+fn attack_zone<V: Variant>(
+    pos: &Position<V>,
+    color: Color,
+    zones: &[Bitboard; 2],
+    wanted: bool,
+) -> Bitboard {
+    if !V::ROYAL_KNIGHT {
+        return zones[color.index()];
+    }
+    match pos.king(color) {
+        Some(k) if wanted => knight_attacks(k),
+        _ => Bitboard(0),
+    }
+}
+
+/// The mobility of a piece of `role` (not a king) that can go to `moves`
+/// (its attacks off its own pieces), and of those in its side's
+/// `mobility_area`, counted `sign`.
+#[inline]
+fn mobility_terms<A: TermSink>(
+    role: Role,
+    moves: Bitboard,
+    mobility_area: Bitboard,
+    sign: i32,
+    acc: &mut A,
+) {
+    let mobility = moves.count() as i32;
+    if mobility != 0 {
+        acc.add(idx::MOBILITY + role.index(), sign * mobility);
+        let in_area = (moves & mobility_area).count() as i32;
+        if in_area != 0 {
+            acc.add(idx::MOBILITY_AREA + role.index(), sign * in_area);
+        }
+    }
+}
+
+/// Atomic: touching kings cannot be checked, counted for the side to
+/// move's safety.
+#[inline]
+fn kings_touch_term<V: Variant, A: TermSink>(pos: &Position<V>, acc: &mut A) {
+    if let (Some(w), Some(bk)) = (pos.king(Color::White), pos.king(Color::Black)) {
+        if king_attacks(w).contains(bk) {
+            acc.add(idx::KINGS_TOUCH, if pos.turn().is_white() { 1 } else { -1 });
+        }
+    }
 }

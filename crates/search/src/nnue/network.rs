@@ -605,18 +605,15 @@ impl Network {
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| -> Vec<i16> { w.by_ref().take(n).collect() };
-        let ft_weights = take(inputs * hidden);
-        let ft_bias = take(hidden);
-        let out_weights = take(2 * hidden);
-        let out_bias = take(1)[0];
+        // The arguments are evaluated in order: the blocks in file order.
         Ok(Network::from_parts(
             game,
             activation,
             hidden,
-            ft_weights,
-            ft_bias,
-            out_weights,
-            out_bias,
+            take(inputs * hidden),
+            take(hidden),
+            take(2 * hidden),
+            take(1)[0],
         ))
     }
 }
@@ -694,27 +691,22 @@ mod tests {
         assert!(refused(&long, game).contains("1 bytes after the weights"));
         let e = refused(&good, VariantKind::Atomic);
         assert_eq!(e, "x.nnue: a net for chess, not for atomic");
-        let mut b = good.clone();
-        b[10] = 9;
-        assert!(refused(&b, game).contains("unknown game index 9"));
-        let mut b = good.clone();
-        b[8] = 2;
-        assert!(refused(&b, game).contains("net format version 2"));
-        let mut b = good.clone();
-        b[11] = 5;
-        assert!(refused(&b, game).contains("unsupported architecture: activation code 5"));
-        let mut b = good.clone();
-        b[12..14].copy_from_slice(&768u16.to_le_bytes());
-        assert!(refused(&b, game).contains("768 inputs, chess nets have 896"));
-        let mut b = good.clone();
-        b[14..16].copy_from_slice(&0u16.to_le_bytes());
-        assert!(refused(&b, game).contains("hidden size 0"));
-        let mut b = good.clone();
-        b[14..16].copy_from_slice(&16u16.to_le_bytes());
-        assert!(refused(&b, game).contains("truncated"));
-        let mut b = good.clone();
-        b[16..18].copy_from_slice(&181u16.to_le_bytes());
-        assert!(refused(&b, game).contains("QA 181, this engine uses 255"));
+        // One header field at a time made wrong: (offset, bytes, message).
+        let faults: [(usize, &[u8], &str); 7] = [
+            (10, &[9], "unknown game index 9"),
+            (8, &[2], "net format version 2"),
+            (11, &[5], "unsupported architecture: activation code 5"),
+            (12, &768u16.to_le_bytes(), "768 inputs, chess nets have 896"),
+            (14, &0u16.to_le_bytes(), "hidden size 0"),
+            (14, &16u16.to_le_bytes(), "truncated"),
+            (16, &181u16.to_le_bytes(), "QA 181, this engine uses 255"),
+        ];
+        for (offset, bytes, message) in faults {
+            let mut b = good.clone();
+            b[offset..offset + bytes.len()].copy_from_slice(bytes);
+            let e = refused(&b, game);
+            assert!(e.contains(message), "{e}, expected {message}");
+        }
         let mut b = good.clone();
         let last = b.len() - 1;
         b[last] ^= 1;
