@@ -606,7 +606,7 @@ impl Network {
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| -> Vec<i16> { w.by_ref().take(n).collect() };
         // The arguments are evaluated in order: the blocks in file order.
-        Ok(Network::from_parts(
+        let net = Network::from_parts(
             game,
             activation,
             hidden,
@@ -614,7 +614,33 @@ impl Network {
             take(hidden),
             take(2 * hidden),
             take(1)[0],
-        ))
+        );
+        if let Some(bound) = net.crelu_sum_bound().filter(|&b| b > i64::from(i32::MAX)) {
+            return Err(arch(format!(
+                "CReLU output weights too large: a perspective's sum can reach {bound}, \
+                 beyond the 32-bit sums of inference"
+            )));
+        }
+        Ok(net)
+    }
+
+    /// With CReLU, the largest magnitude one perspective's output sum can
+    /// take (`QA × Σ|w|` over its half of the output weights): inference
+    /// sums it in `i32`, so a file beyond that is refused. `None` for
+    /// SCReLU, whose sums are `i64`. Trained nets stay far below the
+    /// bound (weights clipped to ±1.98 give at most 255 × 127 × 2H).
+    fn crelu_sum_bound(&self) -> Option<i64> {
+        if self.activation != Activation::CReLU {
+            return None;
+        }
+        self.out_weights
+            .chunks(self.hidden)
+            .map(|half| {
+                half.iter()
+                    .map(|&w| i64::from(w).abs() * i64::from(QA))
+                    .sum::<i64>()
+            })
+            .max()
     }
 }
 
@@ -624,6 +650,19 @@ mod tests {
 
     fn net(game: VariantKind) -> Network {
         FloatNetwork::init(game, 8, Activation::SCReLU, 1).quantise()
+    }
+
+    #[test]
+    fn crelu_output_weights_whose_sums_overflow_are_refused() {
+        let game = VariantKind::Chess;
+        let mut n = FloatNetwork::init(game, 300, Activation::CReLU, 1).quantise();
+        // 300 weights of the largest magnitude: 255 × 32767 × 300 > i32::MAX.
+        n.out_weights[..300].fill(i16::MIN + 1);
+        let err = refused(&n.to_bytes(), game);
+        assert!(err.contains("CReLU output weights too large"), "{err}");
+        // The same weights under SCReLU (i64 sums) load.
+        n.activation = Activation::SCReLU;
+        Network::from_bytes(&n.to_bytes(), "x.nnue", game).expect("SCReLU sums are i64");
     }
 
     fn refused(bytes: &[u8], game: VariantKind) -> String {
