@@ -709,20 +709,11 @@ mod tests {
             #[command(flatten)]
             args: Args,
         }
-        let cli = Cli::try_parse_from([
-            "match",
-            "--variant",
-            "chess",
-            "--engine",
-            "name=a",
-            "--engine",
-            "name=b",
-            "cmd=x",
-            "--each",
-            "nodes=5",
-            "--engine=name=c",
-        ])
-        .unwrap();
+        // The command line as typed: `--engine` takes every word up to the
+        // next option, and `--engine=...` one.
+        let line = "match --variant chess --engine name=a --engine name=b cmd=x \
+                    --each nodes=5 --engine=name=c";
+        let cli = Cli::try_parse_from(line.split_whitespace()).unwrap();
         assert_eq!(
             cli.args.engines.0,
             [

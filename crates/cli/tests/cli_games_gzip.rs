@@ -14,30 +14,17 @@ use common::*;
 /// `varia match` of chess between `a` and a stronger `b` at tiny nodes,
 /// writing its games to `out`.
 fn play(out: &Path, resume: bool) -> std::process::Output {
-    let mut a = vec![
-        "match",
-        "--variant",
-        "chess",
-        "--engine",
-        "name=a",
-        "--engine",
-        "name=b,nodes=300",
-        "--each",
-        "nodes=120",
-        "--games",
-        "8",
-        "--seed",
-        "5",
-        "--concurrency",
-        "2",
-        "--quiet",
-        "--out",
-        path(out),
-    ];
+    let mut rest = vec!["--out", path(out)];
     if resume {
-        a.push("--resume");
+        rest.push("--resume");
     }
-    varia(&a)
+    varia(&chess_match_args(
+        "name=b,nodes=300",
+        "nodes=120",
+        "8",
+        "5",
+        &rest,
+    ))
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {

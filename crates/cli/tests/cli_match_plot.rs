@@ -12,30 +12,7 @@ use common::*;
 
 /// `varia match` of chess between `a` and a stronger `b` at tiny nodes.
 fn match_args<'a>(games: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
-    let mut a = vec![
-        "match",
-        "--variant",
-        "chess",
-        "--engine",
-        "name=a",
-        "--engine",
-        "name=b,nodes=400",
-        "--each",
-        "nodes=150",
-        "--games",
-        games,
-        "--seed",
-        "3",
-        "--concurrency",
-        "2",
-        "--quiet",
-    ];
-    a.extend_from_slice(rest);
-    a
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("utf-8 temp path")
+    chess_match_args("name=b,nodes=400", "nodes=150", games, "3", rest)
 }
 
 /// The `Elo E +/- X` of the summary's pairing line.

@@ -6,18 +6,13 @@
 //! alone.
 
 mod common;
-use common::{check_public_rows, public_rows, Row};
+use common::{check_public_rows, small_public_rows};
 use movegen::cpu::{set_slider_lookup, slider_lookup, SliderLookup};
 
 #[test]
 fn public_perft_small_rows_with_magic_sliders() {
     set_slider_lookup(SliderLookup::Magic).expect("magics exist everywhere");
     assert_eq!(slider_lookup(), SliderLookup::Magic);
-    let rows: Vec<Row> = public_rows()
-        .into_iter()
-        .filter(|r| r.nodes <= 1_000_000)
-        .collect();
-    assert!(rows.len() > 1000);
-    check_public_rows(&rows);
+    check_public_rows(&small_public_rows());
     assert_eq!(slider_lookup(), SliderLookup::Magic);
 }

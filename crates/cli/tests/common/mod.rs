@@ -55,6 +55,38 @@ pub fn datagen_args<'a>(variant: &'a str, nodes: &'a str, extra: &[&'a str]) -> 
 }
 
 /// Runs `varia` with `args` and collects its output.
+/// `varia match` of chess between `a` and a stronger `b` at tiny node
+/// counts (`b` is `name=b,nodes=N`, `each` the shared limit), two games at
+/// once, quiet, then `rest`.
+pub fn chess_match_args<'a>(
+    b: &'a str,
+    each: &'a str,
+    games: &'a str,
+    seed: &'a str,
+    rest: &[&'a str],
+) -> Vec<&'a str> {
+    let mut a = vec![
+        "match",
+        "--variant",
+        "chess",
+        "--engine",
+        "name=a",
+        "--engine",
+        b,
+        "--each",
+        each,
+        "--games",
+        games,
+        "--seed",
+        seed,
+        "--concurrency",
+        "2",
+        "--quiet",
+    ];
+    a.extend_from_slice(rest);
+    a
+}
+
 pub fn varia(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_varia"))
         .args(args)

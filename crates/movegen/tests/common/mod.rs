@@ -69,6 +69,16 @@ pub fn public_rows() -> Vec<Row> {
         .collect()
 }
 
+/// The rows of at most a million nodes: quick, and most of the table.
+pub fn small_public_rows() -> Vec<Row> {
+    let rows: Vec<Row> = public_rows()
+        .into_iter()
+        .filter(|r| r.nodes <= 1_000_000)
+        .collect();
+    assert!(rows.len() > 1000);
+    rows
+}
+
 /// Perft of every row of `rows` (in parallel); fails listing the mismatches.
 pub fn check_public_rows(rows: &[Row]) {
     let failures: Vec<String> = rows
