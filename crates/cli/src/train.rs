@@ -61,7 +61,9 @@ pub struct Args {
     #[arg(long, default_value_t = 0.01)]
     weight_decay: f32,
     /// Weight of the game result in the target (0: search score only, 1: result only).
-    #[arg(long, default_value_t = 0.3)]
+    /// 0 by default: on the few million positions of a first net, a share of
+    /// the result made chess nets play worse (data/nnue/README.md).
+    #[arg(long, default_value_t = 0.0)]
     wdl: f32,
     /// The scale K in centipawns (default: fitted to the data).
     #[arg(long)]

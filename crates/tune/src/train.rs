@@ -112,7 +112,7 @@ impl TrainConfig {
             lr_drop_every: 4,
             lr_gamma: 0.3,
             weight_decay: 0.01,
-            wdl: 0.3,
+            wdl: 0.0,
             k: None,
             val_fraction: 0.02,
             seed: 1,
