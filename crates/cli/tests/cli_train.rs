@@ -85,7 +85,11 @@ fn train_writes_every_epoch_and_resumes() {
     // Other settings on resume are refused, naming the setting.
     assert_one_line_error(
         &run("4", &["--resume", "--wdl", "0.5"]),
-        &["checkpoint of another run", "it has wdl=0,", "this run wdl=0.5"],
+        &[
+            "checkpoint of another run",
+            "it has wdl=0,",
+            "this run wdl=0.5",
+        ],
     );
 }
 
