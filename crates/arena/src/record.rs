@@ -223,16 +223,25 @@ pub fn lock_path(path: &Path) -> PathBuf {
     with_suffix(path, ".lock")
 }
 
-/// The sidecar text of the record file `path` for a reader: [`meta_path`],
-/// or for a compressed `FILE.gz` without one, `FILE.meta` (where it stays
-/// after `gzip FILE`). `None` if neither exists.
-fn read_meta(path: &Path, file: &str) -> Result<Option<String>, RecordError> {
-    let meta = meta_path(path);
-    if let Some(text) = read_text(&meta, file)? {
-        return Ok(Some(text));
+/// The sidecar files a reader of the record file `path` tries, in order:
+/// [`meta_path`], and for a compressed `FILE.gz` also `FILE.meta` (where it
+/// stays after `gzip FILE`).
+fn meta_candidates(path: &Path) -> Vec<PathBuf> {
+    let mut candidates = vec![meta_path(path)];
+    let plain = search::input::uncompressed_name(path);
+    if plain != path {
+        candidates.push(meta_path(&plain));
     }
-    if search::input::has_gz_extension(path) {
-        return read_text(&meta_path(&path.with_extension("")), file);
+    candidates
+}
+
+/// The sidecar text of the record file `path` for a reader: the first of
+/// [`meta_candidates`] that exists, `None` if none does.
+fn read_meta(path: &Path, file: &str) -> Result<Option<String>, RecordError> {
+    for meta in meta_candidates(path) {
+        if let Some(text) = read_text(&meta, file)? {
+            return Ok(Some(text));
+        }
     }
     Ok(None)
 }
@@ -578,10 +587,10 @@ impl Record {
             return Record::parse(&text, format, file);
         }
         let Some(meta_text) = read_meta(path, file)? else {
-            let mut meta = meta_path(path).display().to_string();
-            if search::input::has_gz_extension(path) {
-                let plain = meta_path(&path.with_extension(""));
-                meta.push_str(&format!(" (or {})", plain.display()));
+            let candidates = meta_candidates(path);
+            let mut meta = candidates[0].display().to_string();
+            for other in &candidates[1..] {
+                meta.push_str(&format!(" (or {})", other.display()));
             }
             return Err(RecordError::NoMeta {
                 file: file.to_string(),

@@ -113,6 +113,16 @@ pub fn has_gz_extension(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
 }
 
+/// The name `path` had before `gzip FILE` made it `FILE.gz`: `path` without
+/// its `.gz` (see [`has_gz_extension`]), or `path` itself.
+pub fn uncompressed_name(path: &Path) -> std::path::PathBuf {
+    if has_gz_extension(path) {
+        path.with_extension("")
+    } else {
+        path.to_path_buf()
+    }
+}
+
 /// The text of `path`, as [`read`]; not UTF-8 is an `InvalidData` error.
 pub fn read_to_string(path: &Path) -> io::Result<String> {
     String::from_utf8(read(path)?)
@@ -190,6 +200,14 @@ mod tests {
         assert!(!is_gzip(dir.path()).unwrap());
         assert!(has_gz_extension(Path::new("x/games.csv.GZ")));
         assert!(!has_gz_extension(Path::new("games.csv")));
+        assert_eq!(
+            uncompressed_name(Path::new("x/games.pgn.GZ")),
+            Path::new("x/games.pgn")
+        );
+        assert_eq!(
+            uncompressed_name(Path::new("games.csv")),
+            Path::new("games.csv")
+        );
     }
 
     #[test]

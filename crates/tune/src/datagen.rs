@@ -545,12 +545,7 @@ pub fn from_games(
 ) -> Result<(Vec<GamePositions>, usize)> {
     let name = path.display().to_string();
     // `games.pgn.gz` is a PGN too: its kind is the name's before `.gz`.
-    let plain_name = if search::input::has_gz_extension(path) {
-        path.with_extension("")
-    } else {
-        path.to_path_buf()
-    };
-    let is_pgn = plain_name
+    let is_pgn = search::input::uncompressed_name(path)
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
     let mut out = Vec::new();

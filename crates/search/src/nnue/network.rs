@@ -628,7 +628,7 @@ impl Network {
     /// take (`QA × Σ|w|` over its half of the output weights): inference
     /// sums it in `i32`, so a file beyond that is refused. `None` for
     /// SCReLU, whose sums are `i64`. Trained nets stay far below the
-    /// bound (weights clipped to ±1.98 give at most 255 × 127 × 2H).
+    /// bound (weights clipped to ±1.98 give at most 255 × 127 × H).
     fn crelu_sum_bound(&self) -> Option<i64> {
         if self.activation != Activation::CReLU {
             return None;
