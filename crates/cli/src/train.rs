@@ -74,6 +74,11 @@ pub struct Args {
     /// Seed of the initial weights, the validation split and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Mirror each training position left to right (files a-h) with
+    /// probability one half, drawn afresh each epoch (the inputs hold no
+    /// castling rights, so a position and its mirror image share a value).
+    #[arg(long)]
+    mirror: bool,
     /// Worker threads (default: all cores; the result does not depend on it).
     #[arg(long)]
     threads: Option<usize>,
@@ -102,6 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         k: args.k,
         val_fraction: args.val_fraction,
         seed: args.seed,
+        mirror: args.mirror,
     };
     config.check()?;
     let pool = threads_pool(args.threads)?;

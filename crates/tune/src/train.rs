@@ -43,7 +43,7 @@ use crate::packed::{PackedPosition, PackedReader};
 use crate::rng;
 use crate::{Error, Result};
 use arena::chart::{self, Panel, COLORS, GAP, PANEL_HEIGHT, RIGHT, TOP, WIDTH};
-use movegen::{Color, VariantKind};
+use movegen::{Color, Square, VariantKind};
 use rayon::prelude::*;
 use search::nnue::features::{for_each_active_in, has_check_inputs, MAX_ACTIVE};
 use search::nnue::network::{fnv1a, param_count};
@@ -97,6 +97,11 @@ pub struct TrainConfig {
     pub val_fraction: f64,
     /// Seed of the initial weights, the split and the shuffles.
     pub seed: u64,
+    /// Mirror each training position left to right (files a-h) with
+    /// probability one half, drawn afresh each epoch: twice the positions
+    /// for the same data, for games whose value does not depend on the
+    /// side of the board (the inputs hold no castling rights).
+    pub mirror: bool,
 }
 
 impl TrainConfig {
@@ -116,6 +121,7 @@ impl TrainConfig {
             k: None,
             val_fraction: 0.02,
             seed: 1,
+            mirror: false,
         }
     }
 
@@ -169,8 +175,11 @@ impl TrainConfig {
     /// stores it and a resumed run must match it.
     fn identity(&self, k: f64, positions: usize, files: &[PathBuf]) -> String {
         let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        // `mirror` is named only when set, so that checkpoints of runs
+        // without it still resume.
+        let mirror = if self.mirror { " mirror=1" } else { "" };
         format!(
-            "game={} hidden={} activation={} batch={} lr={} lr_drop_every={} lr_gamma={} weight_decay={} wdl={} k={} val_fraction={} seed={} positions={} data={}",
+            "game={} hidden={} activation={} batch={} lr={} lr_drop_every={} lr_gamma={} weight_decay={} wdl={} k={} val_fraction={} seed={} positions={} data={}{}",
             self.game.name(),
             self.hidden,
             self.activation,
@@ -184,7 +193,8 @@ impl TrainConfig {
             self.val_fraction,
             self.seed,
             positions,
-            files.join(",")
+            files.join(","),
+            mirror
         )
     }
 }
@@ -247,6 +257,12 @@ impl Sample {
 
     /// Decodes `p`, a position of `game`, into `self`.
     pub fn decode(&mut self, p: &PackedPosition, game: VariantKind) {
+        self.decode_mirrored(p, game, false);
+    }
+
+    /// Decodes `p` into `self`, its board mirrored left to right (a1 <-> h1)
+    /// if `mirror`: the same score and result, the files reversed.
+    pub fn decode_mirrored(&mut self, p: &PackedPosition, game: VariantKind, mirror: bool) {
         let stm = p.turn();
         let checks = has_check_inputs(game).then(|| {
             [
@@ -256,8 +272,18 @@ impl Sample {
         });
         self.us.clear();
         self.them.clear();
-        for_each_active_in(stm, p.pieces(), checks, |f| self.us.push(f));
-        for_each_active_in(stm.other(), p.pieces(), checks, |f| self.them.push(f));
+        let pieces = || {
+            p.pieces().map(move |(sq, piece)| {
+                let sq = if mirror {
+                    Square::from_coords(7 - sq.file(), sq.rank())
+                } else {
+                    sq
+                };
+                (sq, piece)
+            })
+        };
+        for_each_active_in(stm, pieces(), checks, |f| self.us.push(f));
+        for_each_active_in(stm.other(), pieces(), checks, |f| self.them.push(f));
         self.score = f32::from(p.score());
         let white = f32::from(p.result()) / 2.0;
         self.result = match stm {
@@ -398,13 +424,33 @@ fn forward_backward(
     err * err
 }
 
+/// Which positions an epoch mirrors: position `i` of the data when bit 0 of
+/// `hash3(seed, MIRROR_STREAM, epoch ^ (i << 20))` is set, a function of
+/// the run's seed, the epoch and the position alone (so threads and
+/// resumes draw the same).
+#[derive(Clone, Copy, Debug)]
+struct MirrorDraw {
+    seed: u64,
+    epoch: u64,
+}
+
+const MIRROR_STREAM: u64 = 0x4d11_u64;
+
+impl MirrorDraw {
+    fn mirrors(self, i: u32) -> bool {
+        rng::hash3(self.seed, MIRROR_STREAM, self.epoch ^ (u64::from(i) << 20)) & 1 == 1
+    }
+}
+
 /// The summed loss of the positions `idx` of `data` under `net`, and their
-/// summed gradient into `grad` (zeroed first) if given.
+/// summed gradient into `grad` (zeroed first) if given; positions that
+/// `mirror` draws are seen mirrored.
 fn chunk_loss(
     net: &FloatNetwork,
     lp: LossParams,
     data: &[PackedPosition],
     idx: &[u32],
+    mirror: Option<MirrorDraw>,
     mut grad: Option<&mut [f32]>,
 ) -> f64 {
     let mut s = Scratch::new(net.hidden);
@@ -413,7 +459,9 @@ fn chunk_loss(
     }
     let mut loss = 0.0f64;
     for &i in idx {
-        s.sample.decode(&data[i as usize], net.game);
+        let mirrored = mirror.is_some_and(|m| m.mirrors(i));
+        s.sample
+            .decode_mirrored(&data[i as usize], net.game, mirrored);
         loss += f64::from(forward_backward(net, lp, &mut s, grad.as_deref_mut()));
     }
     loss
@@ -424,7 +472,7 @@ fn chunk_loss(
 pub fn mean_loss(net: &FloatNetwork, lp: LossParams, data: &[PackedPosition], idx: &[u32]) -> f64 {
     let sums: Vec<f64> = idx
         .par_chunks(CHUNK)
-        .map(|c| chunk_loss(net, lp, data, c, None))
+        .map(|c| chunk_loss(net, lp, data, c, None, None))
         .collect();
     sums.iter().sum::<f64>() / idx.len() as f64
 }
@@ -799,10 +847,14 @@ pub fn train(
         for batch in epoch_order.chunks(config.batch_size) {
             let n_chunks = batch.len().div_ceil(CHUNK);
             let net = &state.net;
+            let mirror = config.mirror.then_some(MirrorDraw {
+                seed: config.seed,
+                epoch: epoch as u64,
+            });
             let losses: Vec<f64> = grads[..n_chunks]
                 .par_iter_mut()
                 .zip(batch.par_chunks(CHUNK))
-                .map(|(g, idx)| chunk_loss(net, lp, data, idx, Some(g)))
+                .map(|(g, idx)| chunk_loss(net, lp, data, idx, mirror, Some(g)))
                 .collect();
             loss_sum += losses.iter().sum::<f64>();
             state.adam.step += 1;
@@ -909,7 +961,7 @@ mod tests {
     use super::*;
     use crate::packed::{Header, DRAW};
     use movegen::{Position, Role, SplitMix64, Variant};
-    use search::nnue::features::for_each_active;
+    use search::nnue::features::{for_each_active, PIECE_INPUTS};
 
     /// Material from the side to move's view: 100, 300, 300, 500, 900 (kings
     /// and commoners 0), the known function the synthetic tests learn.
@@ -1273,6 +1325,28 @@ mod tests {
                 };
                 assert_eq!(sorted(&sample.us), inputs(pos.turn()), "{}", pos.fen());
                 assert_eq!(sorted(&sample.them), inputs(pos.turn().other()));
+                // Mirrored left to right: every piece input on the other
+                // file (the file is the square's low three bits), the
+                // check counters unchanged.
+                let mirror_file = |v: Vec<usize>| {
+                    let mut v: Vec<usize> = v
+                        .into_iter()
+                        .map(|f| if f < PIECE_INPUTS { f ^ 7 } else { f })
+                        .collect();
+                    v.sort_unstable();
+                    v
+                };
+                let mut mirrored = Sample::new();
+                mirrored.decode_mirrored(&packed, V::KIND, true);
+                assert_eq!(sorted(&mirrored.us), mirror_file(inputs(pos.turn())));
+                assert_eq!(
+                    sorted(&mirrored.them),
+                    mirror_file(inputs(pos.turn().other()))
+                );
+                assert_eq!(
+                    (mirrored.score, mirrored.result),
+                    (sample.score, sample.result)
+                );
                 assert_eq!(sample.score, f32::from((i % 7) as i16 - 3));
                 let white = f32::from(result) / 2.0;
                 let want = if pos.turn() == Color::White {
@@ -1286,6 +1360,29 @@ mod tests {
         for (i, game) in VariantKind::ALL.into_iter().enumerate() {
             movegen::dispatch!(game, V => check::<V>(i as u64));
         }
+    }
+
+    /// The mirror draw takes about half the positions, others each epoch,
+    /// and names itself in the identity only when on (old checkpoints
+    /// still resume).
+    #[test]
+    fn the_mirror_draw_takes_half_and_changes_by_epoch() {
+        let draw = |epoch| MirrorDraw { seed: 1, epoch };
+        let n = 10_000u32;
+        let first: Vec<bool> = (0..n).map(|i| draw(1).mirrors(i)).collect();
+        let taken = first.iter().filter(|&&m| m).count();
+        assert!((4_500..=5_500).contains(&taken), "{taken} of {n}");
+        let same = (0..n)
+            .filter(|&i| draw(2).mirrors(i) == first[i as usize])
+            .count();
+        assert!((4_500..=5_500).contains(&same), "{same} of {n} alike");
+        let config = TrainConfig::new(VariantKind::Chess);
+        assert!(!config.identity(400.0, 1, &[]).contains("mirror"));
+        let mirrored = TrainConfig {
+            mirror: true,
+            ..config
+        };
+        assert!(mirrored.identity(400.0, 1, &[]).ends_with(" mirror=1"));
     }
 
     #[test]
