@@ -100,7 +100,8 @@ pub struct TrainConfig {
     /// Mirror each training position left to right (files a-h) with
     /// probability one half, drawn afresh each epoch: twice the positions
     /// for the same data, for games whose value does not depend on the
-    /// side of the board (the inputs hold no castling rights).
+    /// side of the board (the inputs hold no castling rights). On by
+    /// default (`varia train --no-mirror` turns it off).
     pub mirror: bool,
 }
 
@@ -121,7 +122,7 @@ impl TrainConfig {
             k: None,
             val_fraction: 0.02,
             seed: 1,
-            mirror: false,
+            mirror: true,
         }
     }
 
@@ -175,8 +176,8 @@ impl TrainConfig {
     /// stores it and a resumed run must match it.
     fn identity(&self, k: f64, positions: usize, files: &[PathBuf]) -> String {
         let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-        // `mirror` is named only when set, so that checkpoints of runs
-        // without it still resume.
+        // `mirror` is named only when set, so that checkpoints made before
+        // it existed resume with `--no-mirror`.
         let mirror = if self.mirror { " mirror=1" } else { "" };
         format!(
             "game={} hidden={} activation={} batch={} lr={} lr_drop_every={} lr_gamma={} weight_decay={} wdl={} k={} val_fraction={} seed={} positions={} data={}{}",
@@ -1376,13 +1377,13 @@ mod tests {
             .filter(|&i| draw(2).mirrors(i) == first[i as usize])
             .count();
         assert!((4_500..=5_500).contains(&same), "{same} of {n} alike");
-        let config = TrainConfig::new(VariantKind::Chess);
-        assert!(!config.identity(400.0, 1, &[]).contains("mirror"));
-        let mirrored = TrainConfig {
-            mirror: true,
-            ..config
-        };
+        let mirrored = TrainConfig::new(VariantKind::Chess);
         assert!(mirrored.identity(400.0, 1, &[]).ends_with(" mirror=1"));
+        let plain = TrainConfig {
+            mirror: false,
+            ..mirrored
+        };
+        assert!(!plain.identity(400.0, 1, &[]).contains("mirror"));
     }
 
     #[test]
