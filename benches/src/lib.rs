@@ -6,7 +6,7 @@
 //! shakmaty is a dependency of this package only (publish = false); the
 //! `movegen` and `cli` crates never see it.
 
-use movegen::{variants, Position, VariantKind};
+use movegen::{Position, VariantKind};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, FromSetup};
 
@@ -155,7 +155,8 @@ pub const BENCH_CASES: &[Case] = &[
 /// library's own monomorphised code.
 pub type PerftFn = Box<dyn Fn(u32) -> u64>;
 
-/// varia perft on `fen` played as `kind`.
+/// varia perft on `fen` played as `kind`, with the slider lookup
+/// [`movegen::dispatch!`] picks.
 ///
 /// # Panics
 /// If varia rejects the FEN.
@@ -165,14 +166,8 @@ pub fn varia_perft(kind: VariantKind, fen: &'static str) -> PerftFn {
             .unwrap_or_else(|e| panic!("varia rejects {fen:?} as {:?}: {e}", V::KIND));
         Box::new(move |depth| movegen::perft(&pos, depth))
     }
-    match kind {
-        VariantKind::Chess => bind::<variants::Chess>(fen),
-        VariantKind::Suicide => bind::<variants::Suicide>(fen),
-        VariantKind::ThreeCheck => bind::<variants::ThreeCheck>(fen),
-        VariantKind::Atomic => bind::<variants::Atomic>(fen),
-        VariantKind::Losers => bind::<variants::Losers>(fen),
-        VariantKind::Knightmate => bind::<variants::Knightmate>(fen),
-    }
+    // The slider lookup this process chose, as the engine's edges pick it.
+    movegen::dispatch!(kind, V => bind::<V>(fen))
 }
 
 /// shakmaty perft on `fen` played as `peer`.

@@ -12,7 +12,7 @@
 //! differently.
 
 use crate::pgn;
-use movegen::{dispatch, Game, Position, Variant, VariantKind};
+use movegen::{dispatch_cold, Game, Position, Variant, VariantKind};
 use std::path::Path;
 
 /// One opening: a start position and moves from it.
@@ -176,7 +176,7 @@ pub fn load(path: &Path, kind: VariantKind) -> Result<Vec<Opening>, OpeningError
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let o = dispatch!(kind, V => check_line::<V>(line)).map_err(|m| err(i + 1, m))?;
+            let o = dispatch_cold!(kind, V => check_line::<V>(line)).map_err(|m| err(i + 1, m))?;
             out.push(o);
         }
     }

@@ -11,7 +11,7 @@
 
 use crate::game::{GameRecord, GameResult};
 use crate::results::GameRow;
-use movegen::{dispatch, Game, Move, PgnVariantNames, Position, VariantGame, VariantKind};
+use movegen::{dispatch_cold, Game, Move, PgnVariantNames, Position, VariantGame, VariantKind};
 use std::collections::HashMap;
 
 /// A game read from PGN.
@@ -146,7 +146,7 @@ pub fn write_game(r: &GameRecord, names: PgnVariantNames) -> String {
     }
     tag(&mut s, "Termination", r.end.termination());
     s.push('\n');
-    let sans: Vec<String> = dispatch!(kind, V => {
+    let sans: Vec<String> = dispatch_cold!(kind, V => {
         let mut out = Vec::new();
         if let Ok(mut pos) = Position::<V>::from_fen(start_fen) {
             for m in &moves {
@@ -264,7 +264,7 @@ fn parse_game(
         .map(|(_, v)| v.clone())
         .unwrap_or_else(|| "*".into());
     let first_line = movetext.first().map_or(0, |m| m.0);
-    dispatch!(kind, V => {
+    dispatch_cold!(kind, V => {
         let start = Position::<V>::from_fen(&start_fen).map_err(|e| PgnError { line: first_line, message: e.to_string() })?;
         let mut game = Game::new(start);
         let mut moves = Vec::new();
@@ -329,7 +329,7 @@ mod tests {
     #[test]
     fn write_then_read_round_trip() {
         for kind in VariantKind::ALL {
-            let moves: Vec<String> = dispatch!(kind, V => {
+            let moves: Vec<String> = dispatch_cold!(kind, V => {
                 let mut pos = Position::<V>::startpos();
                 let mut out = Vec::new();
                 for i in 0..30 {

@@ -4,7 +4,7 @@
 //! game itself ([`VariantGame`]), so no player replays moves from text.
 
 use crate::tc::{Clock, MoveLimits};
-use movegen::{with_game, VariantGame, VariantKind};
+use movegen::{with_position, VariantGame, VariantKind};
 use search::{Evaluator, Limits, SearchParams, Shared};
 use std::path::PathBuf;
 
@@ -166,8 +166,8 @@ impl Player for InProcess {
         let limits = to_search_limits(req);
         let history = req.game.history_keys();
         let (settings, shared, threads) = (&self.settings, &self.shared, self.threads);
-        let r = with_game!(req.game, V, g => {
-            search::search(g.position(), history, &limits, evaluator, settings, shared, threads, &mut |_| {})
+        let r = with_position!(req.game, V, pos => {
+            search::search(&pos, history, &limits, evaluator, settings, shared, threads, &mut |_| {})
         });
         match r.best {
             Some(m) => Ok(MoveReply {

@@ -12,7 +12,7 @@
 //! settings file, no limit) is one `error: ...` line and exit code 2.
 
 use anyhow::{bail, Context as _};
-use movegen::{with_game, Position, Variant, VariantKind};
+use movegen::{with_position, Position, Variant, VariantKind};
 use search::score::UciScore;
 use search::settings::{DEFAULT_HASH_MB, MAX_MOVETIME, MAX_SEARCH_DEPTH};
 use search::{search, Evaluator, Info, Limits, SearchParams, Shared};
@@ -75,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 args.variant
             )
         })?;
-    with_game!(&game, V, g => analyse::<V>(g.position(), &args))
+    with_position!(&game, V, pos => analyse::<V>(&pos, &args))
 }
 
 fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCode> {

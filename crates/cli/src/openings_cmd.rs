@@ -21,7 +21,7 @@
 
 use anyhow::{anyhow, bail, Context as _};
 use arena::openings::random_line;
-use movegen::{dispatch, with_game, Game, Position, SplitMix64, VariantGame, VariantKind};
+use movegen::{dispatch_cold, with_position, Game, Position, SplitMix64, VariantGame, VariantKind};
 use rayon::prelude::*;
 use search::{Evaluator, Limits, Shared};
 use std::collections::HashSet;
@@ -111,7 +111,7 @@ fn draw(kind: VariantKind, seed: u64, index: u64, plies: u32) -> Option<VariantG
     let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
     rng.next_u64();
     let mut choose = |n: usize| (rng.next_u64() % n as u64) as usize;
-    dispatch!(kind, V => {
+    dispatch_cold!(kind, V => {
         let start = Game::new(Position::<V>::startpos());
         random_line(start, plies as usize, &mut choose).map(VariantGame::from)
     })
@@ -126,10 +126,10 @@ fn balance(c: &VariantGame, depth: u32, evaluator: &Evaluator, shared: &mut Shar
         nodes: Some(MAX_NODES),
         ..Limits::default()
     };
-    with_game!(c, V, g => {
+    with_position!(c, V, pos => {
         search::search::<V>(
-            g.position(),
-            g.history_keys(),
+            &pos,
+            c.history_keys(),
             &limits,
             evaluator,
             &search::SearchParams::default_for(<V as movegen::Variant>::KIND),

@@ -31,7 +31,7 @@ use arena::engine_config::{split_settings, EngineConfigError};
 use arena::external::settings::{Expected, EXTERNAL_KEYS};
 use arena::external::{normalize_move, start_uci, ExternalConfig, Process};
 use arena::PlayerError;
-use movegen::{with_game, VariantGame, VariantKind};
+use movegen::{with_position, VariantGame, VariantKind};
 use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -309,7 +309,7 @@ fn parse_divide(proto: Proto, lines: &[String], game: &VariantGame) -> anyhow::R
 
 /// varia's divide of `game` at `depth`, by UCI move.
 fn varia_divide(game: &VariantGame, depth: u32) -> Divide {
-    with_game!(game, V, g => movegen::divide(g.position(), depth))
+    with_position!(game, V, pos => movegen::divide(&pos, depth))
         .into_iter()
         .map(|(m, n)| (m.uci(), n))
         .collect()

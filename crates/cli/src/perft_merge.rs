@@ -27,7 +27,7 @@ use crate::perft::report::{self, DepthRow};
 use crate::perft::subtrees::{enumerate, ShardSpec};
 use crate::perft::{count, progress::Units, Format, Settings};
 use anyhow::{anyhow, bail};
-use movegen::{dispatch, PerftStats, Position, StatColumns, Variant};
+use movegen::{dispatch_cold, PerftStats, Position, StatColumns, Variant};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -97,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..Default::default()
     })?;
     let kind = first.meta.variant;
-    dispatch!(kind, V => merge::<V>(&parts, shards, args.format, &settings))
+    dispatch_cold!(kind, V => merge::<V>(&parts, shards, args.format, &settings))
 }
 
 /// Lists up to three items, then how many more.

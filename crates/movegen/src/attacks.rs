@@ -1,20 +1,27 @@
 //! Attack lookups: leaper tables built by `const fn`, slider tables built by
-//! the build script (a magic-multiplication table, and on x86-64 a PEXT one,
-//! the lookup chosen at run time by [`crate::cpu`]), and the `between`/`line`
-//! tables used for pins and check blocking.
+//! the build script (a magic-multiplication table, and on x86-64 a PEXT one),
+//! and the `between`/`line` tables used for pins and check blocking.
+//!
+//! The slider lookup is a type parameter ([`crate::cpu::Lookup`]): the
+//! generic `*_attacks_with::<L>` functions, which the move generator, perft
+//! and the evaluation call with their game's `V::Lookup`, compile to one
+//! lookup with no branch; the plain [`rook_attacks`], [`bishop_attacks`] and
+//! [`queen_attacks`] read the run-time choice ([`crate::cpu::slider_lookup`])
+//! on each call, for code outside the hot paths.
 //!
 //! PEXT is issued by inline assembly rather than the `_pext_u64` intrinsic:
 //! the intrinsic needs BMI2 enabled at compile time (which would tie the
 //! binary to BMI2 CPUs) or a `#[target_feature]` function, which cannot be
 //! inlined into the move generator's code; the `asm!` block inlines anywhere
-//! and runs only after [`crate::cpu::slider_lookup`] has seen BMI2.
+//! and is instantiated for [`crate::cpu::PextLookup`], which runs only after
+//! [`crate::cpu::slider_lookup`] has seen BMI2.
 //!
 //! Every table is checked exhaustively by the tests at the bottom of this
 //! file: both slider lookups and `between`/`line` against the ray-walking
 //! reference in `slow_attacks.rs`, the leapers against each piece's geometry.
 
 use crate::bitboard::Bitboard;
-use crate::cpu::{slider_lookup, SliderLookup};
+use crate::cpu::{slider_lookup, Lookup, MagicLookup, PextLookup, SliderLookup};
 use crate::slow_attacks::{slow_slider_attacks, BISHOP_DIRS, ROOK_DIRS};
 use crate::types::{Color, Role, Square};
 use crate::variant::Variant;
@@ -173,9 +180,11 @@ pub const fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN[color.index()][sq.index()])
 }
 
+/// The lookup `L` names; a constant per instantiation, so the match folds
+/// away and the hot code holds no branch on the choice.
 #[inline(always)]
-fn slider(entry: &Magic, occupied: Bitboard) -> Bitboard {
-    match slider_lookup() {
+fn slider<L: Lookup>(entry: &Magic, occupied: Bitboard) -> Bitboard {
+    match L::LOOKUP {
         #[cfg(target_arch = "x86_64")]
         SliderLookup::Pext => slider_pext(entry, occupied),
         _ => slider_magic(entry, occupied),
@@ -196,15 +205,19 @@ fn slider_magic(entry: &Magic, occupied: Bitboard) -> Bitboard {
     Bitboard(unsafe { *MAGIC_TABLE.get_unchecked(i) })
 }
 
-/// The PEXT layout's lookup; only where [`slider_lookup`] chose PEXT (or a
-/// test saw BMI2), since it executes `pext`.
+/// The PEXT layout's lookup; only where [`crate::cpu::slider_lookup`] chose
+/// PEXT (or a test saw BMI2), since it executes `pext`: code instantiated
+/// with [`PextLookup`](crate::cpu::PextLookup) is reached only through that
+/// choice.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn slider_pext(entry: &Magic, occupied: Bitboard) -> Bitboard {
+    debug_assert!(crate::cpu::has_bmi2(), "PEXT lookup without BMI2");
     let idx: u64;
-    // SAFETY: callers reach this only on a CPU with BMI2 (`slider_lookup`
-    // returns Pext only after `is_x86_feature_detected!("bmi2")`), so the
-    // instruction exists. It reads two registers and writes one; no memory,
+    // SAFETY: callers reach this only on a CPU with BMI2 (`dispatch!` and
+    // `with_lookup!` instantiate `PextLookup` only when `slider_lookup`
+    // returned Pext, which it does only after
+    // `is_x86_feature_detected!("bmi2")`), so the instruction exists. It reads two registers and writes one; no memory,
     // stack or flags are touched.
     unsafe {
         core::arch::asm!(
@@ -222,35 +235,70 @@ fn slider_pext(entry: &Magic, occupied: Bitboard) -> Bitboard {
     Bitboard(unsafe { *PEXT_TABLE.get_unchecked(i) })
 }
 
-/// Squares a rook on `sq` attacks given the occupied squares.
+/// Squares a rook on `sq` attacks given the occupied squares, with the
+/// lookup this process chose ([`crate::cpu::slider_lookup`], a branch per
+/// call): for code outside the hot paths. Generic code over a game uses
+/// [`rook_attacks_with`]`::<V::Lookup>`.
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    slider(&ROOK_MAGICS[sq.index()], occupied)
+    match slider_lookup() {
+        SliderLookup::Pext => rook_attacks_with::<PextLookup>(sq, occupied),
+        SliderLookup::Magic => rook_attacks_with::<MagicLookup>(sq, occupied),
+    }
 }
 
-/// Squares a bishop on `sq` attacks given the occupied squares.
+/// Squares a bishop on `sq` attacks given the occupied squares (the lookup
+/// chosen at run time, as [`rook_attacks`]; hot code uses
+/// [`bishop_attacks_with`]).
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    slider(&BISHOP_MAGICS[sq.index()], occupied)
+    match slider_lookup() {
+        SliderLookup::Pext => bishop_attacks_with::<PextLookup>(sq, occupied),
+        SliderLookup::Magic => bishop_attacks_with::<MagicLookup>(sq, occupied),
+    }
 }
 
-/// Squares a queen on `sq` attacks given the occupied squares.
+/// Squares a queen on `sq` attacks given the occupied squares (the lookup
+/// chosen at run time, as [`rook_attacks`]; hot code uses
+/// [`queen_attacks_with`]).
 #[inline]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
 }
 
+/// Squares a rook on `sq` attacks given the occupied squares, with the
+/// lookup `L` (in generic code, the game's `V::Lookup`).
+#[inline(always)]
+pub fn rook_attacks_with<L: Lookup>(sq: Square, occupied: Bitboard) -> Bitboard {
+    slider::<L>(&ROOK_MAGICS[sq.index()], occupied)
+}
+
+/// Squares a bishop on `sq` attacks given the occupied squares, with the
+/// lookup `L`.
+#[inline(always)]
+pub fn bishop_attacks_with<L: Lookup>(sq: Square, occupied: Bitboard) -> Bitboard {
+    slider::<L>(&BISHOP_MAGICS[sq.index()], occupied)
+}
+
+/// Squares a queen on `sq` attacks given the occupied squares, with the
+/// lookup `L`.
+#[inline(always)]
+pub fn queen_attacks_with<L: Lookup>(sq: Square, occupied: Bitboard) -> Bitboard {
+    rook_attacks_with::<L>(sq, occupied) | bishop_attacks_with::<L>(sq, occupied)
+}
+
 /// Attack set of a non-pawn piece of `role` on `from`, as it moves in `V`
 /// (the royal piece of knightmate moves as a knight); empty for a pawn,
 /// whose attacks depend on its colour ([`pawn_attacks`]). The move
-/// generator and the evaluation's mobility both use it.
+/// generator and the evaluation's mobility both use it, with the game's
+/// slider lookup `V::Lookup`.
 #[inline(always)]
 pub fn piece_attacks<V: Variant>(role: Role, from: Square, occ: Bitboard) -> Bitboard {
     match role {
         Role::Knight => knight_attacks(from),
-        Role::Bishop => bishop_attacks(from, occ),
-        Role::Rook => rook_attacks(from, occ),
-        Role::Queen => queen_attacks(from, occ),
+        Role::Bishop => bishop_attacks_with::<V::Lookup>(from, occ),
+        Role::Rook => rook_attacks_with::<V::Lookup>(from, occ),
+        Role::Queen => queen_attacks_with::<V::Lookup>(from, occ),
         Role::King if V::ROYAL_KNIGHT => knight_attacks(from),
         Role::King | Role::Commoner => king_attacks(from),
         Role::Pawn => Bitboard::EMPTY,

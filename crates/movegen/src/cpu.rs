@@ -7,18 +7,31 @@
 //! the instructions that make the hot paths fast on newer CPUs are therefore
 //! chosen here, at run time, and not by the compiler. Each choice is made on
 //! its first use (CPUID through `is_x86_feature_detected!`, and the
-//! environment) and stored in one byte; every use afterwards reads that byte
-//! and takes a branch that always goes the same way, which the branch
-//! predictor makes all but free. `attacks.rs` reads the slider choice in its
-//! one slider function (both table layouts are in the binary, `build.rs`);
-//! the network reads [`avx2`] once per accumulator update, refresh or
-//! output, outside their loops.
+//! environment) and stored in one byte.
 //!
-//! Why a branch on a value fixed at start-up, not a type parameter chosen at
-//! the edge like the game ([`dispatch!`](crate::dispatch)): a second type
-//! parameter would thread through every generic function of the move
-//! generator, the search and the evaluation, and double their code, to save
-//! one load and one predicted branch per lookup.
+//! The slider lookup is then fixed for the code that runs the hot loops by
+//! a type: each game type takes a [`Lookup`] parameter ([`MagicLookup`] or
+//! [`PextLookup`], `Chess<L = MagicLookup>`), the game's
+//! [`Variant::Lookup`](crate::Variant::Lookup) picks the table in
+//! `attacks.rs`, and [`dispatch!`](crate::dispatch) (or
+//! [`with_position!`](crate::with_position) for a
+//! [`VariantGame`](crate::VariantGame)) reads the byte once and runs the
+//! code compiled for the chosen lookup. The network reads [`avx2`] once per
+//! accumulator update, refresh or output, outside their loops.
+//!
+//! Why a type parameter and not a branch on the byte in each lookup: the
+//! branch, though always predicted, puts a load, a compare and a rarely
+//! taken call in the innermost code, and cost about a fifth of perft's
+//! speed when measured (x86-64-v2 builds, 2026-12-07: atomic's start
+//! position at 8.0 times shakmaty's speed with the branch, 11.0 to 11.5
+//! with PEXT fixed at compile time). As a parameter of the game type
+//! it rides on the generic code that already exists for the game, at the
+//! cost of that code compiled twice (both lookups) in the binaries that
+//! dispatch; the edges that run no hot loop use
+//! [`dispatch_cold!`](crate::dispatch_cold), compiled once with magics. The
+//! default parameter keeps `Position<Chess>` meaning what it meant: magics,
+//! correct on every CPU. The non-generic [`crate::attacks::rook_attacks`]
+//! and its siblings still branch per call, for code outside the hot paths.
 //!
 //! The slider lookup:
 //!
@@ -61,6 +74,59 @@ impl std::fmt::Display for SliderLookup {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
+}
+
+mod sealed {
+    /// Only the two lookups of this module implement [`super::Lookup`].
+    pub trait Sealed {}
+}
+
+/// A slider lookup as a type: the game types carry one
+/// ([`Variant::Lookup`](crate::Variant::Lookup)), so that the code compiled
+/// for a game knows its lookup as a constant and the hot loops hold no
+/// branch on it. Implemented only by [`MagicLookup`] and [`PextLookup`].
+pub trait Lookup:
+    sealed::Sealed
+    + Copy
+    + Clone
+    + std::fmt::Debug
+    + Default
+    + PartialEq
+    + Eq
+    + std::hash::Hash
+    + Send
+    + Sync
+    + 'static
+{
+    /// The lookup this type stands for.
+    const LOOKUP: SliderLookup;
+}
+
+/// The magic-multiplication lookup as a type: correct on every CPU, and the
+/// default of every game type (`Chess` is `Chess<MagicLookup>`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MagicLookup;
+
+/// The PEXT lookup as a type.
+///
+/// Code instantiated with it executes the BMI2 instruction `pext`, which
+/// kills the process with an illegal instruction (SIGILL) on a CPU without
+/// BMI2. Only [`dispatch!`](crate::dispatch) and
+/// [`with_lookup!`](crate::with_lookup) should name it, after
+/// [`slider_lookup`] chose PEXT; naming it directly (`Chess<PextLookup>`)
+/// is for tests that first check [`has_bmi2`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PextLookup;
+
+impl sealed::Sealed for MagicLookup {}
+impl sealed::Sealed for PextLookup {}
+
+impl Lookup for MagicLookup {
+    const LOOKUP: SliderLookup = SliderLookup::Magic;
+}
+
+impl Lookup for PextLookup {
+    const LOOKUP: SliderLookup = SliderLookup::Pext;
 }
 
 /// [`set_slider_lookup`] asked for PEXT on a CPU without BMI2.
@@ -151,7 +217,8 @@ pub fn avx2() -> bool {
 }
 
 /// Makes the process use `lookup` from now on (tests and benchmarks that
-/// compare the two). Lookups already running are unaffected: both give the
+/// compare the two): the next [`dispatch!`](crate::dispatch) runs the code
+/// compiled for it. Code already dispatched keeps its lookup: both give the
 /// same attacks, so the switch can happen at any time.
 pub fn set_slider_lookup(lookup: SliderLookup) -> Result<(), PextUnavailable> {
     if lookup == SliderLookup::Pext && !has_bmi2() {

@@ -6,8 +6,11 @@
 //! Zobrist keys, game outcome and perft.
 //!
 //! Positions are generic over a zero-sized [`Variant`] type ([`variants`]),
-//! so each game's rules are constants folded into its own copy of the hot
-//! code. Pick the game at run time once, with [`dispatch!`].
+//! so each game's rules, and its slider lookup ([`cpu::Lookup`]), are
+//! constants folded into its own copy of the hot code. Pick the game and
+//! the lookup at run time once, with [`dispatch!`] (or [`with_position!`]
+//! for a [`VariantGame`]); `Position<Atomic>` written out means the magic
+//! lookup, which runs everywhere.
 //!
 //! ```
 //! use movegen::{perft, variants::Atomic, Position};

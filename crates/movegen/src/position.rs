@@ -15,11 +15,12 @@
 //! Making a move is compiled once per side to move.
 
 use crate::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
-    piece_attacks, rook_attacks, rook_rays,
+    between, bishop_attacks_with, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
+    piece_attacks, rook_attacks_with, rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::board::Board;
+use crate::cpu::Lookup;
 use crate::movegen::DangerReach;
 use crate::moves::{Move, MoveKind};
 use crate::outcome::Outcome;
@@ -190,6 +191,38 @@ impl<V: Variant> Default for Position<V> {
 }
 
 impl<V: Variant> Position<V> {
+    /// The same position, of the same game compiled with the slider lookup
+    /// `L` (the two give the same moves; see [`crate::with_lookup!`]).
+    #[inline]
+    pub fn with_lookup<L: Lookup>(&self) -> Position<V::WithLookup<L>> {
+        let Position {
+            board,
+            turn,
+            castling,
+            ep,
+            halfmove,
+            fullmove,
+            checks_left,
+            key,
+            checkers,
+            pinned,
+            _variant,
+        } = *self;
+        Position {
+            board,
+            turn,
+            castling,
+            ep,
+            halfmove,
+            fullmove,
+            checks_left,
+            key,
+            checkers,
+            pinned,
+            _variant: PhantomData,
+        }
+    }
+
     /// The start position of the game.
     pub fn startpos() -> Self {
         Self::from_fen(V::START_FEN).expect("start FEN is valid")
@@ -302,8 +335,8 @@ impl<V: Variant> Position<V> {
             & (pawns
                 | (knight_attacks(sq) & self.knight_movers())
                 | (king_attacks(sq) & self.king_movers())
-                | (bishop_attacks(sq, occupied) & diag)
-                | (rook_attacks(sq, occupied) & orth))
+                | (bishop_attacks_with::<V::Lookup>(sq, occupied) & diag)
+                | (rook_attacks_with::<V::Lookup>(sq, occupied) & orth))
     }
 
     /// Every square a pawn of `by` attacks (set-wise, both capture directions).
@@ -344,10 +377,10 @@ impl<V: Variant> Position<V> {
             attacked |= king_attacks(sq);
         }
         for sq in (b.role(Role::Bishop) | queens) & theirs & reach.diag {
-            attacked |= bishop_attacks(sq, occupied);
+            attacked |= bishop_attacks_with::<V::Lookup>(sq, occupied);
         }
         for sq in (b.role(Role::Rook) | queens) & theirs & reach.orth {
-            attacked |= rook_attacks(sq, occupied);
+            attacked |= rook_attacks_with::<V::Lookup>(sq, occupied);
         }
         attacked & squares
     }
@@ -423,9 +456,11 @@ impl<V: Variant> Position<V> {
         let ours = b.color(mover);
         let queens = b.role(Role::Queen);
         if rook_rays(ksq).contains(from) {
-            checkers |= rook_attacks(ksq, occ) & ours & (b.role(Role::Rook) | queens);
+            checkers |=
+                rook_attacks_with::<V::Lookup>(ksq, occ) & ours & (b.role(Role::Rook) | queens);
         } else if bishop_rays(ksq).contains(from) {
-            checkers |= bishop_attacks(ksq, occ) & ours & (b.role(Role::Bishop) | queens);
+            checkers |=
+                bishop_attacks_with::<V::Lookup>(ksq, occ) & ours & (b.role(Role::Bishop) | queens);
         }
         self.checkers = checkers;
         self.pinned = self.lone_blockers(ksq, self.board.color(mover)) & self.board.color(us);
@@ -505,8 +540,9 @@ impl<V: Variant> Position<V> {
             let occ = b.occupied();
             let queens = b.role(Role::Queen);
             checkers |= b.color(mover)
-                & ((rook_attacks(ksq, occ) & (b.role(Role::Rook) | queens))
-                    | (bishop_attacks(ksq, occ) & (b.role(Role::Bishop) | queens)));
+                & ((rook_attacks_with::<V::Lookup>(ksq, occ) & (b.role(Role::Rook) | queens))
+                    | (bishop_attacks_with::<V::Lookup>(ksq, occ)
+                        & (b.role(Role::Bishop) | queens)));
         }
         self.checkers = checkers;
         let touched = Bitboard::from_square(from).with(to);

@@ -9,6 +9,7 @@
 //! table, [`VariantKind::meta`]; parsing, messages and protocol lists are
 //! derived from it, so the names of a game are written once.
 
+use crate::cpu::Lookup;
 use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::types::{Color, Role};
@@ -17,10 +18,16 @@ use std::str::FromStr;
 
 /// The rules of one game, as compile-time constants.
 ///
-/// Implemented only by the six zero-sized types in [`crate::variants`].
+/// Implemented only by the six zero-sized types in [`crate::variants`], each
+/// generic over its slider lookup.
 pub trait Variant:
     Copy + Clone + Default + fmt::Debug + PartialEq + Eq + Send + Sync + 'static
 {
+    /// The slider lookup this game's code is compiled with (the game types
+    /// take it as a parameter; [`dispatch!`](crate::dispatch) picks it).
+    type Lookup: Lookup;
+    /// The same game with the slider lookup `L` ([`Position::with_lookup`]).
+    type WithLookup<L: Lookup>: Variant<Lookup = L>;
     /// The runtime tag of this game.
     const KIND: VariantKind;
     /// The king is royal: it may not be left in check, and check exists.
@@ -267,7 +274,7 @@ impl VariantKind {
 
     /// The start position's FEN (the game's `V::START_FEN`).
     pub const fn start_fen(self) -> &'static str {
-        crate::dispatch!(self, V => V::START_FEN)
+        crate::dispatch_cold!(self, V => V::START_FEN)
     }
 
     /// The UCI `UCI_Variant` values, in [`VariantKind::ALL`] order.
@@ -347,8 +354,15 @@ impl fmt::Display for VariantKind {
 }
 
 /// Runs `$body` with the type alias `$V` bound to the zero-sized variant type
-/// of the runtime `$kind`: the bridge from a runtime game name to the code
-/// compiled for that game, used wherever a run-time choice meets generic code.
+/// of the runtime `$kind`, with the slider lookup this process chose
+/// ([`crate::cpu::slider_lookup`]): the bridge from a runtime game name to
+/// the code compiled for that game, used wherever a run-time choice meets
+/// generic code.
+///
+/// The body is compiled twice per game, once with
+/// [`PextLookup`](crate::cpu::PextLookup) and once with
+/// [`MagicLookup`](crate::cpu::MagicLookup), and one of the two runs: the
+/// lookup is chosen here, once, and is a constant inside the body.
 ///
 /// ```
 /// use movegen::{dispatch, Position, VariantKind, Variant};
@@ -358,6 +372,52 @@ impl fmt::Display for VariantKind {
 /// ```
 #[macro_export]
 macro_rules! dispatch {
+    (@lookup $game:ident, $V:ident => $body:expr) => {
+        if $crate::cpu::slider_lookup() == $crate::cpu::SliderLookup::Pext {
+            #[allow(dead_code)]
+            type $V = $crate::variants::$game<$crate::cpu::PextLookup>;
+            $body
+        } else {
+            #[allow(dead_code)]
+            type $V = $crate::variants::$game<$crate::cpu::MagicLookup>;
+            $body
+        }
+    };
+    ($kind:expr, $V:ident => $body:expr) => {
+        match $kind {
+            $crate::VariantKind::Chess => {
+                $crate::dispatch!(@lookup Chess, $V => $body)
+            }
+            $crate::VariantKind::Suicide => {
+                $crate::dispatch!(@lookup Suicide, $V => $body)
+            }
+            $crate::VariantKind::ThreeCheck => {
+                $crate::dispatch!(@lookup ThreeCheck, $V => $body)
+            }
+            $crate::VariantKind::Atomic => {
+                $crate::dispatch!(@lookup Atomic, $V => $body)
+            }
+            $crate::VariantKind::Losers => {
+                $crate::dispatch!(@lookup Losers, $V => $body)
+            }
+            $crate::VariantKind::Knightmate => {
+                $crate::dispatch!(@lookup Knightmate, $V => $body)
+            }
+        }
+    };
+}
+
+/// [`dispatch!`] for cold paths and constant functions: `$V` is bound to
+/// the game with the default lookup ([`MagicLookup`](crate::cpu::MagicLookup),
+/// correct on every CPU), and the body is compiled once per game. For code
+/// that runs no hot loop: parsing, names, set-up, single moves.
+///
+/// ```
+/// use movegen::{dispatch_cold, VariantKind, Variant};
+/// assert_eq!(dispatch_cold!(VariantKind::Losers, V => V::KIND), VariantKind::Losers);
+/// ```
+#[macro_export]
+macro_rules! dispatch_cold {
     ($kind:expr, $V:ident => $body:expr) => {
         match $kind {
             $crate::VariantKind::Chess => {
@@ -388,6 +448,38 @@ macro_rules! dispatch {
     };
 }
 
+/// Runs `$body` with the type alias `$W` bound to the game `$V` (a type)
+/// with the slider lookup this process chose: for code that holds a game
+/// type with the default lookup (a [`VariantGame`](crate::VariantGame)'s,
+/// through [`with_game!`](crate::with_game)) and is about to enter a hot
+/// loop (a search, a perft). Convert the position with
+/// [`Position::with_lookup`]; [`with_position!`](crate::with_position) does
+/// both for a `VariantGame`.
+///
+/// ```
+/// use movegen::{with_lookup, variants::Chess, Position, Variant};
+/// let pos = Position::<Chess>::startpos();
+/// let n = with_lookup!(Chess, W => perft_of(&pos.with_lookup::<<W as Variant>::Lookup>()));
+/// fn perft_of<V: Variant>(pos: &Position<V>) -> u64 {
+///     movegen::perft(pos, 2)
+/// }
+/// assert_eq!(n, 400);
+/// ```
+#[macro_export]
+macro_rules! with_lookup {
+    ($V:ty, $W:ident => $body:expr) => {
+        if $crate::cpu::slider_lookup() == $crate::cpu::SliderLookup::Pext {
+            #[allow(dead_code)]
+            type $W = <$V as $crate::Variant>::WithLookup<$crate::cpu::PextLookup>;
+            $body
+        } else {
+            #[allow(dead_code)]
+            type $W = <$V as $crate::Variant>::WithLookup<$crate::cpu::MagicLookup>;
+            $body
+        }
+    };
+}
+
 /// The decisive outcome: `winner` wins by `reason`.
 pub(crate) fn win_for(winner: Color, reason: crate::outcome::EndReason) -> Outcome {
     Outcome::Decisive { winner, reason }
@@ -397,6 +489,32 @@ pub(crate) fn win_for(winner: Color, reason: crate::outcome::EndReason) -> Outco
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    /// `dispatch!` binds the game of the kind with the lookup this process
+    /// chose, `dispatch_cold!` with magics, and `with_lookup!` and
+    /// `Position::with_lookup` keep the game and the position.
+    #[test]
+    fn dispatch_binds_the_chosen_lookup() {
+        use crate::cpu::{slider_lookup, SliderLookup};
+        use crate::variants::Chess;
+        for kind in VariantKind::ALL {
+            let (k, l) =
+                dispatch!(kind, V => (V::KIND, <<V as Variant>::Lookup as Lookup>::LOOKUP));
+            assert_eq!((k, l), (kind, slider_lookup()), "{kind}");
+            let (k, l) =
+                dispatch_cold!(kind, V => (V::KIND, <<V as Variant>::Lookup as Lookup>::LOOKUP));
+            assert_eq!((k, l), (kind, SliderLookup::Magic), "{kind}");
+        }
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let pos = Position::<Chess>::from_fen(fen).unwrap();
+        let (l, same) = with_lookup!(Chess, W => {
+            let moved = pos.with_lookup::<<W as Variant>::Lookup>();
+            (<<W as Variant>::Lookup as Lookup>::LOOKUP, moved.fen() == fen && moved.key() == pos.key()
+                && moved.legal_moves().len() == pos.legal_moves().len())
+        });
+        assert_eq!(l, slider_lookup());
+        assert!(same);
+    }
 
     #[test]
     fn every_name_and_alias_parses_to_its_game_in_any_case() {
@@ -498,9 +616,9 @@ mod tests {
     #[test]
     fn start_fens_are_the_games_own() {
         use crate::variants::{Chess, Knightmate, ThreeCheck};
-        assert_eq!(VariantKind::Chess.start_fen(), Chess::START_FEN);
-        assert_eq!(VariantKind::Knightmate.start_fen(), Knightmate::START_FEN);
-        assert_eq!(VariantKind::ThreeCheck.start_fen(), ThreeCheck::START_FEN);
-        assert_ne!(Knightmate::START_FEN, Chess::START_FEN);
+        assert_eq!(VariantKind::Chess.start_fen(), <Chess>::START_FEN);
+        assert_eq!(VariantKind::Knightmate.start_fen(), <Knightmate>::START_FEN);
+        assert_eq!(VariantKind::ThreeCheck.start_fen(), <ThreeCheck>::START_FEN);
+        assert_ne!(<Knightmate>::START_FEN, <Chess>::START_FEN);
     }
 }

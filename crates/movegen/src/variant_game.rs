@@ -13,6 +13,7 @@
 //! perft) gets it with [`with_game!`](crate::with_game), which binds the
 //! variant type too.
 
+use crate::cpu::{Lookup, MagicLookup};
 use crate::fen::FenError;
 use crate::game::Game;
 use crate::moves::{Move, MoveList};
@@ -88,6 +89,30 @@ macro_rules! with_game {
     };
 }
 
+/// Runs `$body` with `$pos` bound to a copy of the current position of a
+/// [`VariantGame`] and the type alias `$V` bound to its game with the slider
+/// lookup this process chose: [`with_game!`] followed by
+/// [`with_lookup!`](crate::with_lookup), for the edges that start a search
+/// or a perft (a `VariantGame` holds its game with the default lookup).
+///
+/// ```
+/// use movegen::{with_position, VariantGame, VariantKind};
+/// let game = VariantGame::new(VariantKind::Chess);
+/// assert_eq!(with_position!(&game, V, pos => movegen::perft(&pos, 2)), 400);
+/// ```
+#[macro_export]
+macro_rules! with_position {
+    ($game:expr, $V:ident, $pos:ident => $body:expr) => {
+        $crate::with_game!($game, __Stored, __game => {
+            let __start = *__game.position();
+            $crate::with_lookup!(__Stored, $V => {
+                let $pos = __start.with_lookup::<<$V as $crate::Variant>::Lookup>();
+                $body
+            })
+        })
+    };
+}
+
 macro_rules! from_game {
     ($($V:ident),*) => {$(
         impl From<Game<$V>> for VariantGame {
@@ -95,9 +120,12 @@ macro_rules! from_game {
                 VariantGame::$V(game)
             }
         }
-        impl From<Position<$V>> for VariantGame {
-            fn from(start: Position<$V>) -> Self {
-                VariantGame::$V(Game::new(start))
+        /// A game from `start`, of either slider lookup (a `VariantGame`
+        /// holds the default one; [`with_lookup!`](crate::with_lookup)
+        /// picks again where the hot code starts).
+        impl<L: Lookup> From<Position<$V<L>>> for VariantGame {
+            fn from(start: Position<$V<L>>) -> Self {
+                VariantGame::$V(Game::new(start.with_lookup::<MagicLookup>()))
             }
         }
     )*};
@@ -107,12 +135,12 @@ from_game!(Chess, Suicide, ThreeCheck, Atomic, Losers, Knightmate);
 impl VariantGame {
     /// A game of `kind` from its start position.
     pub fn new(kind: VariantKind) -> VariantGame {
-        crate::dispatch!(kind, V => VariantGame::from(Position::<V>::startpos()))
+        crate::dispatch_cold!(kind, V => VariantGame::from(Position::<V>::startpos()))
     }
 
     /// A game of `kind` from the position `fen`.
     pub fn from_fen(kind: VariantKind, fen: &str) -> Result<VariantGame, FenError> {
-        crate::dispatch!(kind, V => Position::<V>::from_fen(fen).map(VariantGame::from))
+        crate::dispatch_cold!(kind, V => Position::<V>::from_fen(fen).map(VariantGame::from))
     }
 
     /// A game of `kind` from `start_fen` (the start position if `None`) with

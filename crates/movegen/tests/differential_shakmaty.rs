@@ -451,23 +451,23 @@ fn run<V: Variant, P: shakmaty::Position + FromSetup + Clone>(starts: Vec<String
 
 #[test]
 fn chess_matches_shakmaty() {
-    let starts = starts::<variants::Chess, shakmaty::Chess>(variants::Chess::START_FEN, |_| true);
+    let starts = starts::<variants::Chess, shakmaty::Chess>(<variants::Chess>::START_FEN, |_| true);
     run::<variants::Chess, shakmaty::Chess>(starts);
 }
 
 #[test]
 fn atomic_matches_shakmaty() {
-    let starts =
-        starts::<variants::Atomic, shakmaty::variant::Atomic>(variants::Atomic::START_FEN, |_| {
-            true
-        });
+    let starts = starts::<variants::Atomic, shakmaty::variant::Atomic>(
+        <variants::Atomic>::START_FEN,
+        |_| true,
+    );
     run::<variants::Atomic, shakmaty::variant::Atomic>(starts);
 }
 
 #[test]
 fn threecheck_matches_shakmaty() {
     let starts = starts::<variants::ThreeCheck, shakmaty::variant::ThreeCheck>(
-        variants::ThreeCheck::START_FEN,
+        <variants::ThreeCheck>::START_FEN,
         |_| true,
     );
     run::<variants::ThreeCheck, shakmaty::variant::ThreeCheck>(starts);

@@ -142,8 +142,8 @@ fn san_disambiguation() {
 
 #[test]
 fn san_pawns_promotions_castling_and_suffixes() {
-    assert_eq!(san::<Chess>(Chess::START_FEN, "e2e4"), "e4");
-    assert_eq!(san::<Chess>(Chess::START_FEN, "g1f3"), "Nf3");
+    assert_eq!(san::<Chess>(<Chess>::START_FEN, "e2e4"), "e4");
+    assert_eq!(san::<Chess>(<Chess>::START_FEN, "g1f3"), "Nf3");
     let promo = "3r4/4P3/8/8/8/8/8/K6k w - - 0 1";
     assert_eq!(san::<Chess>(promo, "e7e8q"), "e8=Q");
     assert_eq!(san::<Chess>(promo, "e7e8n"), "e8=N");
@@ -186,7 +186,7 @@ fn san_variant_letters() {
         san::<Knightmate>("4k3/8/8/8/8/8/8/1M2K3 w - - 0 1", "b1c2"),
         "Mc2"
     );
-    assert_eq!(san::<Knightmate>(Knightmate::START_FEN, "e1f3"), "Kf3");
+    assert_eq!(san::<Knightmate>(<Knightmate>::START_FEN, "e1f3"), "Kf3");
     assert_eq!(
         san::<Knightmate>("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8m"),
         "b8=M"
@@ -304,14 +304,14 @@ const STALEMATE: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
 #[test]
 fn outcomes_chess() {
     use Color::*;
-    assert_eq!(outcome::<Chess>(Chess::START_FEN), None);
+    assert_eq!(outcome::<Chess>(<Chess>::START_FEN), None);
     assert_eq!(
         outcome::<Chess>(FOOLS_MATE),
         win(Black, EndReason::Checkmate)
     );
     assert_eq!(outcome::<Chess>(STALEMATE), draw(EndReason::Stalemate));
     assert_eq!(
-        outcome_after::<Chess>(Chess::START_FEN, &["f2f3", "e7e5", "g2g4", "d8h4"]),
+        outcome_after::<Chess>(<Chess>::START_FEN, &["f2f3", "e7e5", "g2g4", "d8h4"]),
         win(Black, EndReason::Checkmate)
     );
     // Insufficient material is no outcome of the position (Game decides it).
@@ -321,7 +321,7 @@ fn outcomes_chess() {
 #[test]
 fn outcomes_threecheck() {
     use Color::*;
-    assert_eq!(outcome::<ThreeCheck>(ThreeCheck::START_FEN), None);
+    assert_eq!(outcome::<ThreeCheck>(<ThreeCheck>::START_FEN), None);
     // The third check wins at once, even with moves left.
     assert_eq!(
         outcome::<ThreeCheck>("4k3/8/8/8/8/8/4Q3/4K3 b - - 0+3 0 1"),
@@ -366,7 +366,7 @@ fn outcomes_threecheck() {
 #[test]
 fn outcomes_atomic() {
     use Color::*;
-    assert_eq!(outcome::<Atomic>(Atomic::START_FEN), None);
+    assert_eq!(outcome::<Atomic>(<Atomic>::START_FEN), None);
     // Capturing next to the king explodes it.
     assert_eq!(
         outcome_after::<Atomic>("4k3/4q3/8/8/8/8/4R3/4K3 w - - 0 1", &["e2e7"]),
@@ -399,7 +399,7 @@ fn outcomes_atomic() {
 #[test]
 fn outcomes_suicide() {
     use Color::*;
-    assert_eq!(outcome::<Suicide>(Suicide::START_FEN), None);
+    assert_eq!(outcome::<Suicide>(<Suicide>::START_FEN), None);
     // The side to move without pieces wins.
     assert_eq!(
         outcome::<Suicide>("8/8/8/8/8/8/8/4K3 b - - 0 1"),
@@ -434,7 +434,7 @@ fn outcomes_suicide() {
 #[test]
 fn outcomes_losers() {
     use Color::*;
-    assert_eq!(outcome::<Losers>(Losers::START_FEN), None);
+    assert_eq!(outcome::<Losers>(<Losers>::START_FEN), None);
     // Being checkmated or stalemated wins.
     assert_eq!(
         outcome::<Losers>(FOOLS_MATE),
@@ -483,7 +483,7 @@ fn outcomes_losers() {
 #[test]
 fn outcomes_knightmate() {
     use Color::*;
-    assert_eq!(outcome::<Knightmate>(Knightmate::START_FEN), None);
+    assert_eq!(outcome::<Knightmate>(<Knightmate>::START_FEN), None);
     assert_eq!(
         outcome::<Knightmate>("4k3/8/8/8/8/1P6/2P5/K6q w - - 0 1"),
         win(Black, EndReason::Checkmate)
@@ -729,9 +729,9 @@ fn fen_errors_name_the_field() {
     );
     assert!(board.contains("7 squares"), "{board}");
     // Variant letters: no commoners in chess, no knights in knightmate.
-    let board = error_text(VariantKind::Chess, Knightmate::START_FEN);
+    let board = error_text(VariantKind::Chess, <Knightmate>::START_FEN);
     assert!(board.contains("'m' is not a piece of chess"), "{board}");
-    let board = error_text(VariantKind::Knightmate, Chess::START_FEN);
+    let board = error_text(VariantKind::Knightmate, <Chess>::START_FEN);
     assert!(
         board.contains("'n' is not a piece of knightmate"),
         "{board}"
@@ -887,8 +887,8 @@ fn fen_defaults_and_normalisation() {
     let p = pos::<Chess>("4k3/8/8/8/8/8/8/4K3");
     assert_eq!(p.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     // Threecheck without a checks field means 3+3.
-    let p = pos::<ThreeCheck>(Chess::START_FEN);
-    assert_eq!(p.fen(), ThreeCheck::START_FEN);
+    let p = pos::<ThreeCheck>(<Chess>::START_FEN);
+    assert_eq!(p.fen(), <ThreeCheck>::START_FEN);
     assert_eq!(p, Position::<ThreeCheck>::startpos());
     // An en-passant square no pawn can use is dropped.
     let p = pos::<Chess>("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
@@ -903,7 +903,7 @@ fn fen_defaults_and_normalisation() {
     // Knightmate writes K and M.
     assert_eq!(
         Position::<Knightmate>::startpos().fen(),
-        Knightmate::START_FEN
+        <Knightmate>::START_FEN
     );
     // Variant names and aliases.
     assert_eq!("giveaway".parse::<VariantKind>(), Ok(VariantKind::Suicide));

@@ -487,7 +487,7 @@ mod tests {
         let hard = Clock::start(&limits, Color::White, 1, &settings).hard();
         assert_eq!(hard, Some(Duration::from_millis(300)));
         let pos = Position::<Chess>::startpos();
-        let evaluator = Evaluator::default_for(Chess::KIND);
+        let evaluator = Evaluator::default_for(<Chess>::KIND);
         let shared = Shared::new(16);
         let started = Instant::now();
         let result = crate::search(

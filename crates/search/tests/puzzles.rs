@@ -98,11 +98,11 @@ fn knightmate_royal_knight_mate() {
 #[test]
 fn fixed_node_searches_are_deterministic_with_one_thread() {
     for fen in [
-        Chess::START_FEN,
+        <Chess>::START_FEN,
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     ] {
         let pos = Position::<Chess>::from_fen(fen).unwrap();
-        let evaluator = Evaluator::default_for(Chess::KIND);
+        let evaluator = Evaluator::default_for(<Chess>::KIND);
         let run = || {
             let shared = Shared::new(8);
             search(

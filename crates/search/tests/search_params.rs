@@ -12,7 +12,7 @@ fn nodes_with(settings: &SearchParams) -> u64 {
         "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
     )
     .expect("valid FEN");
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let shared = Shared::new(8);
     let r = search(
         &pos,

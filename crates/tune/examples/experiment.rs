@@ -21,7 +21,7 @@
 use arena::{
     Adjudication, EngineConfig, InProcess, MatchConfig, MoveLimits, Player, PlayerError, Sprt,
 };
-use movegen::{dispatch, VariantKind};
+use movegen::{dispatch_cold, VariantKind};
 use search::{EvalParams, Evaluator};
 use std::path::PathBuf;
 
@@ -104,7 +104,7 @@ fn sprt(a: &[String]) -> Result<(), String> {
     let pairs = max_games.div_ceil(2);
     let openings: Vec<_> = (0..pairs)
         .map(|i| {
-            dispatch!(variant, V => tune::datagen::make_opening::<V>(&[], 8, 1, i as u64, 0)
+            dispatch_cold!(variant, V => tune::datagen::make_opening::<V>(&[], 8, 1, i as u64, 0)
                 .map(|g| tune::datagen::to_opening(&g)))
         })
         .collect::<Result<_, _>>()
@@ -166,7 +166,7 @@ fn sprt(a: &[String]) -> Result<(), String> {
 fn synthetic(a: &[String]) -> Result<(), String> {
     let variant = kind(&a[0])?;
     let n: usize = num(&a[1])?;
-    let text = dispatch!(variant, V => synthetic_text::<V>(n));
+    let text = dispatch_cold!(variant, V => synthetic_text::<V>(n));
     std::fs::write(&a[2], text).map_err(|e| format!("{}: {e}", a[2]))?;
     println!("wrote {n} positions to {}", a[2]);
     Ok(())

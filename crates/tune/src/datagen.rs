@@ -47,7 +47,7 @@ use arena::game::{play_observed_game, GameEnd, GameObserver, Verdict};
 use arena::openings::random_opening;
 use arena::record::RunIdentity;
 use arena::{Adjudication, GameSpec, InProcess, MoveLimits, Opening, ScoreRule};
-use movegen::{dispatch, with_game, Game, Move, Position, Variant, VariantGame, VariantKind};
+use movegen::{dispatch_cold, with_game, Game, Move, Position, Variant, VariantGame, VariantKind};
 use search::{Evaluator, MATE_BOUND};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -481,7 +481,7 @@ pub fn run(
         cfg.threads,
         || Ok(self_play_players(cfg, &evaluator)),
         |players, &(i, id)| {
-            dispatch!(cfg.variant, V => play_game::<V>(cfg, id, players)).map(|g| (i, g))
+            dispatch_cold!(cfg.variant, V => play_game::<V>(cfg, id, players)).map(|g| (i, g))
         },
         |(i, g): (usize, LabelledGame)| {
             waiting.insert(i, g);
@@ -565,7 +565,7 @@ pub fn from_games(
                 continue;
             };
             let moves: Vec<&str> = g.moves.iter().map(String::as_str).collect();
-            let gp = dispatch!(kind, V => game_positions::<V>(&g.start_fen, &[], &moves, skip_plies, r, i + 1))
+            let gp = dispatch_cold!(kind, V => game_positions::<V>(&g.start_fen, &[], &moves, skip_plies, r, i + 1))
                 .map_err(|message| Error::Game { file: name.clone(), game: i + 1, message })?;
             out.push(gp);
         }
@@ -591,12 +591,13 @@ pub fn from_games(
                 None => (row.opening.trim(), Vec::new()),
             };
             let moves: Vec<&str> = row.moves.split_whitespace().collect();
-            let gp = dispatch!(kind, V => game_positions::<V>(fen, &book, &moves, 0, r, row.game))
-                .map_err(|message| Error::Game {
-                    file: name.clone(),
-                    game: row.game,
-                    message,
-                })?;
+            let gp =
+                dispatch_cold!(kind, V => game_positions::<V>(fen, &book, &moves, 0, r, row.game))
+                    .map_err(|message| Error::Game {
+                        file: name.clone(),
+                        game: row.game,
+                        message,
+                    })?;
             out.push(gp);
         }
     }

@@ -25,7 +25,7 @@ use arena::{
     Adjudication, EngineConfig, InProcess, MatchConfig, MoveLimits, Opening, Player, PlayerError,
     PlayerFactory,
 };
-use movegen::{dispatch, VariantKind};
+use movegen::{dispatch_cold, VariantKind};
 use search::{EvalParams, Evaluator};
 
 /// One tuned weight.
@@ -191,7 +191,7 @@ impl IterationGames {
         let pairs = self.pairs.max(1);
         let openings: Vec<Opening> = (0..pairs)
             .map(|p| {
-                dispatch!(self.variant, V => crate::datagen::make_opening::<V>(
+                dispatch_cold!(self.variant, V => crate::datagen::make_opening::<V>(
                     &self.book, self.random_plies, self.seed ^ 0x5B5A, k as u64, p as u64,
                 ).map(|g| crate::datagen::to_opening(&g)))
             })

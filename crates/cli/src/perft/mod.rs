@@ -32,7 +32,9 @@ pub use parallel::{perft_divide_parallel, SplitConfig};
 
 use anyhow::{anyhow, bail, Context as _};
 use count::HashTable;
-use movegen::{with_game, PerftStats, Position, StatColumns, Variant, VariantGame, VariantKind};
+use movegen::{
+    with_position, PerftStats, Position, StatColumns, Variant, VariantGame, VariantKind,
+};
 use parallel::{divide_counts, perft_counts, Workers};
 use progress::{Progress, Units};
 use report::{DepthRow, Reporter};
@@ -290,9 +292,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let settings = Settings::from_args(&args)?;
     if let (Some(shard), Some(split), [game]) = (shard, args.split_depth, games.as_slice()) {
-        with_game!(game, V, g => {
+        with_position!(game, V, pos => {
             resumable::run_shard(
-                g.position(),
+                &pos,
                 depth,
                 split,
                 shard,
@@ -310,8 +312,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         std::io::stdout().lock(),
     )?;
     for game in &games {
-        with_game!(game, V, g => {
-            let pos = g.position();
+        with_position!(game, V, pos => {
+            let pos = &pos;
             match &args.checkpoint {
                 Some(path) => resumable::run_position_checkpointed(
                     pos,

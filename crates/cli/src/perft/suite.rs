@@ -4,7 +4,7 @@
 use super::progress::{Progress, Units};
 use super::{perft_divide_parallel, sorted_uci, Settings, MAX_DEPTH};
 use anyhow::{anyhow, bail, Context as _};
-use movegen::{with_game, VariantGame};
+use movegen::{with_position, VariantGame};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -244,7 +244,7 @@ fn count_rows(
                     .enumerate()
                     .with_max_len(1)
                     .for_each_with(tx, |tx, (i, row)| {
-                        let n = with_game!(&row.position, V, g => movegen::perft(g.position(), row.depth));
+                        let n = with_position!(&row.position, V, pos => movegen::perft(&pos, row.depth));
                         // The receiver only goes away if this thread's
                         // scope is unwinding; nothing left to report to.
                         let _ = tx.send((i, n));
@@ -368,8 +368,8 @@ fn report(
 /// UCI move (for the first failing row).
 fn divide(game: &VariantGame, depth: u32, settings: &Settings) -> Vec<(String, u64)> {
     let hidden = Progress::hidden();
-    with_game!(game, V, g => sorted_uci(perft_divide_parallel(
-        g.position(),
+    with_position!(game, V, pos => sorted_uci(perft_divide_parallel(
+        &pos,
         depth,
         settings.workers(&hidden),
     )))

@@ -20,16 +20,24 @@
 
 use super::chess::fide_end_without_moves;
 use super::{only_royals_left, FIDE_PROMOTIONS, FIDE_ROLES, FIDE_START};
+use std::marker::PhantomData;
+
+use crate::cpu::{Lookup, MagicLookup};
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::variant::{win_for, Variant, VariantKind};
 use crate::{Color, Role};
 
 /// Atomic chess.
+///
+/// `L` is the slider lookup its code is compiled with; the default, magic,
+/// runs everywhere (see [`crate::cpu::Lookup`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Atomic;
+pub struct Atomic<L: Lookup = MagicLookup>(PhantomData<L>);
 
-impl Variant for Atomic {
+impl<L: Lookup> Variant for Atomic<L> {
+    type Lookup = L;
+    type WithLookup<M: Lookup> = Atomic<M>;
     const KIND: VariantKind = VariantKind::Atomic;
     const HAS_END_RULE: bool = true;
     const ATOMIC: bool = true;

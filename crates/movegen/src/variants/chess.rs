@@ -4,16 +4,24 @@
 //! K+B v K+B with bishops on squares of one colour.
 
 use super::{FIDE_PROMOTIONS, FIDE_ROLES, FIDE_START};
+use std::marker::PhantomData;
+
+use crate::cpu::{Lookup, MagicLookup};
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::variant::{win_for, Variant, VariantKind};
 use crate::{Bitboard, Role};
 
 /// Standard chess.
+///
+/// `L` is the slider lookup its code is compiled with; the default, magic,
+/// runs everywhere (see [`crate::cpu::Lookup`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Chess;
+pub struct Chess<L: Lookup = MagicLookup>(PhantomData<L>);
 
-impl Variant for Chess {
+impl<L: Lookup> Variant for Chess<L> {
+    type Lookup = L;
+    type WithLookup<M: Lookup> = Chess<M>;
     const KIND: VariantKind = VariantKind::Chess;
     const HAS_END_RULE: bool = false;
     const PROMOTIONS: &'static [Role] = FIDE_PROMOTIONS;

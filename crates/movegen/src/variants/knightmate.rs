@@ -13,16 +13,24 @@
 
 use super::chess::fide_end_without_moves;
 use super::only_royals_left;
+use std::marker::PhantomData;
+
+use crate::cpu::{Lookup, MagicLookup};
 use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::variant::{Variant, VariantKind};
 use crate::Role;
 
 /// Knightmate.
+///
+/// `L` is the slider lookup its code is compiled with; the default, magic,
+/// runs everywhere (see [`crate::cpu::Lookup`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Knightmate;
+pub struct Knightmate<L: Lookup = MagicLookup>(PhantomData<L>);
 
-impl Variant for Knightmate {
+impl<L: Lookup> Variant for Knightmate<L> {
+    type Lookup = L;
+    type WithLookup<M: Lookup> = Knightmate<M>;
     const KIND: VariantKind = VariantKind::Knightmate;
     const HAS_END_RULE: bool = false;
     const ROYAL_KNIGHT: bool = true;

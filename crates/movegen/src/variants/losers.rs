@@ -8,16 +8,24 @@
 //!   won by that side; if both are bare (a FEN only) the side not to move wins.
 
 use super::{FIDE_PROMOTIONS, FIDE_ROLES, FIDE_START};
+use std::marker::PhantomData;
+
+use crate::cpu::{Lookup, MagicLookup};
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::variant::{win_for, Variant, VariantKind};
 use crate::Role;
 
 /// Losers chess.
+///
+/// `L` is the slider lookup its code is compiled with; the default, magic,
+/// runs everywhere (see [`crate::cpu::Lookup`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Losers;
+pub struct Losers<L: Lookup = MagicLookup>(PhantomData<L>);
 
-impl Variant for Losers {
+impl<L: Lookup> Variant for Losers<L> {
+    type Lookup = L;
+    type WithLookup<M: Lookup> = Losers<M>;
     const KIND: VariantKind = VariantKind::Losers;
     const HAS_END_RULE: bool = true;
     const MUST_CAPTURE: bool = true;

@@ -9,16 +9,24 @@
 //!   not to move has no pieces is over too, won by that side.
 
 use super::{FIDE_ROLES, FIDE_START};
+use std::marker::PhantomData;
+
+use crate::cpu::{Lookup, MagicLookup};
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::variant::{win_for, Variant, VariantKind};
 use crate::Role;
 
 /// Suicide (giveaway with castling).
+///
+/// `L` is the slider lookup its code is compiled with; the default, magic,
+/// runs everywhere (see [`crate::cpu::Lookup`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Suicide;
+pub struct Suicide<L: Lookup = MagicLookup>(PhantomData<L>);
 
-impl Variant for Suicide {
+impl<L: Lookup> Variant for Suicide<L> {
+    type Lookup = L;
+    type WithLookup<M: Lookup> = Suicide<M>;
     const KIND: VariantKind = VariantKind::Suicide;
     const HAS_END_RULE: bool = true;
     const ROYAL: bool = false;

@@ -8,16 +8,24 @@
 
 use super::chess::fide_end_without_moves;
 use super::{only_royals_left, FIDE_PROMOTIONS, FIDE_ROLES};
+use std::marker::PhantomData;
+
+use crate::cpu::{Lookup, MagicLookup};
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::variant::{win_for, Variant, VariantKind};
 use crate::{Color, Role};
 
 /// Three-check.
+///
+/// `L` is the slider lookup its code is compiled with; the default, magic,
+/// runs everywhere (see [`crate::cpu::Lookup`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ThreeCheck;
+pub struct ThreeCheck<L: Lookup = MagicLookup>(PhantomData<L>);
 
-impl Variant for ThreeCheck {
+impl<L: Lookup> Variant for ThreeCheck<L> {
+    type Lookup = L;
+    type WithLookup<M: Lookup> = ThreeCheck<M>;
     const KIND: VariantKind = VariantKind::ThreeCheck;
     const HAS_END_RULE: bool = true;
     const CHECK_COUNTING: bool = true;

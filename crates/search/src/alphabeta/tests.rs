@@ -30,7 +30,7 @@ fn quiescence_stores_its_result_and_answers_from_it_when_enabled() {
     // White's queen takes a defended knight or not: a few captures deep.
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5Q2/PPPP1PPP/RNB1KBNR w KQkq - 2 3";
     let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let run = |qsearch_tt: i32| {
         // SEE pruning would skip the losing Qxf7+ and leave nothing to
         // search.
@@ -70,7 +70,7 @@ fn forced_replies_are_searched_a_ply_deeper_only_when_enabled() {
     let two = "k7/8/8/8/8/3p4/2P1P3/7K w - - 0 1";
     let root_depth = |fen: &str, settings: &SearchParams| {
         let pos = Position::<Suicide>::from_fen(fen).expect("valid FEN");
-        let evaluator = Evaluator::default_for(Suicide::KIND);
+        let evaluator = Evaluator::default_for(<Suicide>::KIND);
         let shared = Shared::new(1);
         let clock = Clock::start(&Limits::depth(3), pos.turn(), 1, settings);
         let mut w = Worker::<Suicide>::new(0, &shared, &evaluator, settings, &clock, &[]);
@@ -116,7 +116,7 @@ fn captures_that_lose_their_exchange_go_last_and_leave_quiescence_when_enabled()
     // Qxd5 loses the queen to exd5 for a knight: White's only capture.
     let fen = "6k1/8/4p3/3n4/8/8/8/3Q2K1 w - - 0 1";
     let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let order = |see_ordering: i32| {
         let settings = SearchParams {
             see_ordering,
@@ -158,7 +158,7 @@ fn pruning_and_reduction_switches_change_the_tree_only_when_enabled() {
     // A quiet middlegame: White's best is found with or without pruning.
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
     let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let nodes = |settings: SearchParams| {
         let shared = Shared::new(16);
         let clock = Clock::start(&Limits::depth(6), pos.turn(), 1, &settings);
@@ -232,7 +232,7 @@ fn pruning_and_reduction_switches_change_the_tree_only_when_enabled() {
 fn middlegame_nodes(settings: SearchParams) -> u64 {
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
     let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let shared = Shared::new(16);
     let clock = Clock::start(&Limits::depth(8), pos.turn(), 1, &settings);
     let mut w = Worker::<Chess>::new(0, &shared, &evaluator, &settings, &clock, &[]);
@@ -323,7 +323,7 @@ fn the_selectivity_refinements_change_the_tree_only_when_enabled() {
 #[test]
 fn a_search_leaving_out_the_tables_move_takes_no_cutoff_from_its_entry_nor_stores() {
     let pos = Position::<Chess>::startpos();
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let settings = SearchParams::default();
     let shared = Shared::new(16);
     let clock = Clock::start(&Limits::depth(5), pos.turn(), 1, &settings);
@@ -446,7 +446,7 @@ fn offer_ordering_puts_the_quiet_moves_that_leave_a_piece_capturable_first() {
     // the e-pawn's to e3 (the d4 pawn takes) are the offers.
     let fen = "4k3/8/8/8/1p1p4/8/4P3/1N6 w - - 0 1";
     let pos = Position::<Suicide>::from_fen(fen).expect("valid FEN");
-    let evaluator = Evaluator::default_for(Suicide::KIND);
+    let evaluator = Evaluator::default_for(<Suicide>::KIND);
     let offers = ["b1a3", "b1c3", "e2e3"];
     let first_three = |offer_order_bonus: i32| {
         let settings = SearchParams {
@@ -480,7 +480,7 @@ fn offer_ordering_puts_the_quiet_moves_that_leave_a_piece_capturable_first() {
 #[test]
 fn the_killers_come_before_history() {
     let pos = Position::<Chess>::startpos();
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let settings = SearchParams::default();
     let shared = Shared::new(1);
     let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
@@ -501,7 +501,7 @@ fn the_killers_come_before_history() {
 #[test]
 fn continuation_history_learns_and_orders_only_when_enabled() {
     let pos = Position::<Chess>::startpos();
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let run = |continuation_history: i32| {
         let settings = SearchParams {
             continuation_history,
@@ -576,7 +576,7 @@ fn gravity_keeps_a_score_within_its_limit() {
 #[test]
 fn history_gravity_lowers_the_tried_moves_within_the_cap_only_when_enabled() {
     let pos = Position::<Chess>::startpos();
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let run = |history_gravity: i32| {
         let settings = SearchParams {
             history_gravity,
@@ -619,7 +619,7 @@ fn capture_history_learns_and_orders_captures_only_when_enabled() {
     // Qxb4 (queen takes knight) by victim and attacker alone.
     let fen = "6k1/8/8/5n2/1n2P3/8/3Q4/6K1 w - - 0 1";
     let pos = Position::<Chess>::from_fen(fen).expect("valid FEN");
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let pxn = pos.parse_uci("e4f5").expect("legal");
     let qxn = pos.parse_uci("d2b4").expect("legal");
     let first = |capture_history: i32, favour_queen: bool| {
@@ -671,7 +671,7 @@ fn capture_history_learns_and_orders_captures_only_when_enabled() {
 #[test]
 fn the_reduction_table_is_the_formula() {
     let pos = Position::<Chess>::startpos();
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     for lmr_divisor in [1.75, 2.25, 3.0] {
         let settings = SearchParams {
             lmr_divisor,
@@ -696,7 +696,7 @@ fn the_reduction_table_is_the_formula() {
 #[test]
 fn correction_history_moves_the_static_evaluation_only_when_enabled() {
     let pos = Position::<Chess>::startpos();
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let on = SearchParams {
         correction_history: 1,
         ..SearchParams::default()
@@ -762,7 +762,7 @@ fn correction_history_moves_the_static_evaluation_only_when_enabled() {
 #[test]
 fn repetition_is_seen_among_the_game_keys() {
     let pos = Position::<Chess>::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 10 40").expect("valid");
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let settings = SearchParams::default();
     let shared = Shared::new(1);
     let clock = Clock::start(&Limits::depth(1), pos.turn(), 1, &settings);
@@ -784,7 +784,7 @@ fn repetition_is_seen_among_the_game_keys() {
 #[test]
 fn killers_and_history_follow_the_game_when_kept() {
     let pos = Position::<Chess>::startpos();
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let keep = SearchParams {
         capture_history: 1,
         ..SearchParams::default()
@@ -851,7 +851,7 @@ fn killers_and_history_follow_the_game_when_kept() {
 #[test]
 fn a_thread_state_sized_for_other_settings_starts_anew_and_a_quiescence_leaves_it_clean() {
     let pos = Position::<Chess>::startpos();
-    let evaluator = Evaluator::default_for(Chess::KIND);
+    let evaluator = Evaluator::default_for(<Chess>::KIND);
     let on = SearchParams {
         continuation_history: 1,
         ..SearchParams::default()

@@ -26,7 +26,7 @@
 
 use super::pawns::{adjacent_files, distance, ranks_ahead};
 use super::{group, idx, TermSink};
-use movegen::attacks::bishop_attacks;
+use movegen::attacks::bishop_attacks_with;
 use movegen::{Bitboard, Color, Position, Role, Square, Variant};
 
 /// The four central squares, d4, e4, d5 and e5.
@@ -90,7 +90,9 @@ pub(super) fn terms<V: Variant, A: TermSink>(
     if acc.wants(group::LONG_DIAGONAL_BISHOP) {
         let count = b
             .pieces(color, Role::Bishop)
-            .filter(|&sq: &Square| (bishop_attacks(sq, pawns) & CENTER).more_than_one())
+            .filter(|&sq: &Square| {
+                (bishop_attacks_with::<V::Lookup>(sq, pawns) & CENTER).more_than_one()
+            })
             .count() as i32;
         if count != 0 {
             acc.add(idx::LONG_DIAGONAL_BISHOP, sign * count);

@@ -32,7 +32,7 @@
 //! counts mobility.
 
 use super::{group, idx, TermSink};
-use movegen::attacks::{bishop_attacks, knight_attacks, rook_attacks};
+use movegen::attacks::{bishop_attacks_with, knight_attacks, rook_attacks_with};
 use movegen::{Bitboard, Color, Position, Role, Variant};
 
 /// Attacks of one side: by its pawns, and by all its pieces.
@@ -194,8 +194,8 @@ fn queen_threats<V: Variant, A: TermSink>(
     if knight != 0 {
         acc.add(idx::KNIGHT_ON_QUEEN, sign * weight * knight);
     }
-    let sliders = (reached[Role::Bishop.index()] & bishop_attacks(queen, occ))
-        | (reached[Role::Rook.index()] & rook_attacks(queen, occ));
+    let sliders = (reached[Role::Bishop.index()] & bishop_attacks_with::<V::Lookup>(queen, occ))
+        | (reached[Role::Rook.index()] & rook_attacks_with::<V::Lookup>(queen, occ));
     let slider = (sliders & safe & ours.twice).count() as i32;
     if slider != 0 {
         acc.add(idx::SLIDER_ON_QUEEN, sign * weight * slider);

@@ -27,7 +27,9 @@ pub mod uci;
 pub mod xboard;
 
 use crate::{search_on_clock, Clock, Evaluator, Info, Limits, SearchParams, SearchResult, Shared};
-use movegen::{with_game, FenError, Move, MoveError, Position, Variant, VariantGame, VariantKind};
+use movegen::{
+    with_position, FenError, Move, MoveError, Position, Variant, VariantGame, VariantKind,
+};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -246,8 +248,8 @@ pub fn spawn_search(game: &VariantGame, job: SearchJob) -> Running {
         shared: job.shared.clone(),
         handle: None,
     };
-    let handle = with_game!(game, V, g => {
-        spawn_search_of::<V>(*g.position(), g.history_keys().to_vec(), clock, job)
+    let handle = with_position!(game, V, pos => {
+        spawn_search_of::<V>(pos, game.history_keys().to_vec(), clock, job)
     });
     Running {
         handle: Some(handle),
