@@ -51,7 +51,9 @@ pub fn session_input(data: &[u8]) -> Option<String> {
     let mut out = String::with_capacity(text.len() + 32);
     for line in text.lines() {
         let lower = line.to_ascii_lowercase();
-        if lower.contains("hash") || lower.contains("thread") || lower.contains("memory")
+        if lower.contains("hash")
+            || lower.contains("thread")
+            || lower.contains("memory")
             || lower.contains("cores")
         {
             continue;
