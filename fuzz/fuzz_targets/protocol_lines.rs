@@ -20,11 +20,11 @@
 //! so the next table no longer fits there and the heap grows by a table,
 //! whose freed pages stay resident. A process that runs one session, or
 //! sessions with nothing kept between them, reuses the hole and stays flat;
-//! the fuzzer grew by about one table per new corpus unit until its 2 GB
-//! limit (heaptrack: 66 MB of live heap at most, 864 MB resident). So
+//! the fuzzer grew in steps of about a table until its 2 GB limit
+//! (heaptrack: 66 MB of live heap at most, 864 MB resident). So
 //! [`map_large_allocations`] fixes the threshold before the first run: every
-//! table is mapped and unmapped whole, as in `varia uci`'s own process.
-//! (docs/building.md#fuzzing has the measurements.)
+//! table is mapped and unmapped whole, and what the fuzzer keeps between
+//! runs cannot pin it. (docs/building.md#fuzzing has the measurements.)
 
 /// Allocations of this size or more are always their own `mmap`: the tables
 /// (1 MB or more), not the sessions' small allocations.
