@@ -21,8 +21,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for game in games {
-        let mut board =
-            VariantGame::from_fen(kind, &game.start_fen).expect("an accepted game has a valid start");
+        let mut board = VariantGame::from_fen(kind, &game.start_fen)
+            .expect("an accepted game has a valid start");
         for m in &game.moves {
             board
                 .play_uci(m)

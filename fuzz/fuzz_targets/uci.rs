@@ -1,7 +1,8 @@
 //! Arbitrary lines as a UCI session (`varia uci`): the whole state machine
 //! (options, variants, positions, moves, searches started, stopped, queued
 //! and ended by the end of input) must answer every line and end without a
-//! panic. Lines that would only exhaust memory or threads are left out
+//! panic. Lines that would only exhaust memory or threads are left out,
+//! and each session's table is mapped apart from the fuzzer's own heap
 //! (see `protocol_lines`).
 
 #![no_main]
@@ -12,7 +13,7 @@ mod protocol_lines;
 use libfuzzer_sys::fuzz_target;
 use std::io::{sink, Cursor};
 
-fuzz_target!(|data: &[u8]| {
+fuzz_target!(init: protocol_lines::map_large_allocations(), |data: &[u8]| {
     let Some(input) = protocol_lines::session_input(data) else {
         return;
     };
