@@ -217,8 +217,9 @@ fn slider_pext(entry: &Magic, occupied: Bitboard) -> Bitboard {
     // SAFETY: callers reach this only on a CPU with BMI2 (`dispatch!` and
     // `with_lookup!` instantiate `PextLookup` only when `slider_lookup`
     // returned Pext, which it does only after
-    // `is_x86_feature_detected!("bmi2")`), so the instruction exists. It reads two registers and writes one; no memory,
-    // stack or flags are touched.
+    // `is_x86_feature_detected!("bmi2")`), so the instruction exists. It
+    // reads two registers and writes one; no memory, stack or flags are
+    // touched.
     unsafe {
         core::arch::asm!(
             "pext {idx}, {occ}, {mask}",

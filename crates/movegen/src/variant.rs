@@ -362,7 +362,8 @@ impl fmt::Display for VariantKind {
 /// The body is compiled twice per game, once with
 /// [`PextLookup`](crate::cpu::PextLookup) and once with
 /// [`MagicLookup`](crate::cpu::MagicLookup), and one of the two runs: the
-/// lookup is chosen here, once, and is a constant inside the body.
+/// lookup is chosen here, once ([`with_lookup!`](crate::with_lookup) of the
+/// game), and is a constant inside the body.
 ///
 /// ```
 /// use movegen::{dispatch, Position, VariantKind, Variant};
@@ -372,36 +373,25 @@ impl fmt::Display for VariantKind {
 /// ```
 #[macro_export]
 macro_rules! dispatch {
-    (@lookup $game:ident, $V:ident => $body:expr) => {
-        if $crate::cpu::slider_lookup() == $crate::cpu::SliderLookup::Pext {
-            #[allow(dead_code)]
-            type $V = $crate::variants::$game<$crate::cpu::PextLookup>;
-            $body
-        } else {
-            #[allow(dead_code)]
-            type $V = $crate::variants::$game<$crate::cpu::MagicLookup>;
-            $body
-        }
-    };
     ($kind:expr, $V:ident => $body:expr) => {
         match $kind {
             $crate::VariantKind::Chess => {
-                $crate::dispatch!(@lookup Chess, $V => $body)
+                $crate::with_lookup!($crate::variants::Chess, $V => $body)
             }
             $crate::VariantKind::Suicide => {
-                $crate::dispatch!(@lookup Suicide, $V => $body)
+                $crate::with_lookup!($crate::variants::Suicide, $V => $body)
             }
             $crate::VariantKind::ThreeCheck => {
-                $crate::dispatch!(@lookup ThreeCheck, $V => $body)
+                $crate::with_lookup!($crate::variants::ThreeCheck, $V => $body)
             }
             $crate::VariantKind::Atomic => {
-                $crate::dispatch!(@lookup Atomic, $V => $body)
+                $crate::with_lookup!($crate::variants::Atomic, $V => $body)
             }
             $crate::VariantKind::Losers => {
-                $crate::dispatch!(@lookup Losers, $V => $body)
+                $crate::with_lookup!($crate::variants::Losers, $V => $body)
             }
             $crate::VariantKind::Knightmate => {
-                $crate::dispatch!(@lookup Knightmate, $V => $body)
+                $crate::with_lookup!($crate::variants::Knightmate, $V => $body)
             }
         }
     };
