@@ -22,9 +22,12 @@
 #                evaluation file (`eval=BASE_EVAL`, an EvalParams TOML of the
 #                game tested; groups it does not set keep the game's defaults)
 #   -f NEW_EVAL  the new engine's evaluation file (default: none, the
-#                work tree's default weights). Either may be a net file
-#                (`-f chess-128.nnue`: the net against the classical
-#                evaluation; `eval=` tells a net from weights). -e or -f alone also selects the
+#                work tree's default evaluation: chess's embedded net, the
+#                other games' classical weights). Either may be a net file
+#                (`-f chess-128.nnue`: the net against the game's default,
+#                chess's embedded net; add `-e classical` to play it
+#                against the classical evaluation; `eval=` tells a net from
+#                weights). -e or -f alone also selects the
 #                one-binary mode; they combine with -s/-t
 #
 # Environment (defaults in brackets):
@@ -120,6 +123,8 @@ if [ -n "$BASE_TOML$BASE_EVAL$NEW_EVAL" ]; then
         [ -r "$f" ] || { echo "sprt.sh: cannot read search settings $f" >&2; exit 2; }
     done
     for f in $BASE_EVAL $NEW_EVAL; do
+        # `classical` and `default` name built-in evaluations, not files.
+        case $f in classical|default) continue ;; esac
         [ -r "$f" ] || { echo "sprt.sh: cannot read evaluation weights $f" >&2; exit 2; }
     done
     short="$new_rev$dirty${BASE_TOML:+:$BASE_TOML}${BASE_EVAL:+:eval=$BASE_EVAL}"

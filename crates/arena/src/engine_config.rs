@@ -10,7 +10,7 @@
 //! | `tc=[M/]S[+I]` | all | time control (see [`TimeControl::parse`]) |
 //! | `nodes=N`, `depth=D` | all | nodes or depth per move |
 //! | `st=S`, `movetime=MS` | all | fixed time per move, in seconds or milliseconds |
-//! | `eval=classical\|FILE`, `hash=MB`, `threads=T` | in-process | varia's evaluation (the built-in classical one, the default; or a file: a net, or classical weights in TOML, told apart by `search::Evaluator::load` when the match starts), table size (default 1) and search threads |
+//! | `eval=default\|classical\|FILE`, `hash=MB`, `threads=T` | in-process | varia's evaluation (`search::EvalChoice`: the game's default, its embedded net where it has one, else the classical evaluation; `classical`; or a file: a net, or classical weights in TOML, told apart by `search::Evaluator::load` when the match starts), table size (default 1) and search threads |
 //! | `search=FILE` | in-process | varia's search settings (a `SearchParams` TOML, loaded and checked when the settings are parsed) |
 //! | `cmd=PATH` and the keys of [`crate::external::settings`] | external | an external UCI/CECP engine |
 //!
@@ -23,7 +23,7 @@ use crate::player::{InProcess, Player, PlayerError};
 use crate::tc::{MoveLimits, TimeControl};
 use movegen::VariantKind;
 use search::settings::{MAX_HASH_MB, MAX_SEARCH_DEPTH as MAX_DEPTH};
-use search::SearchParams;
+use search::{EvalChoice, SearchParams};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -65,9 +65,9 @@ pub enum EngineKind {
 /// Settings of varia's in-process engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InProcessConfig {
-    /// The evaluation file (a net or classical weights in TOML); `None`:
-    /// the built-in classical evaluation.
-    pub eval: Option<PathBuf>,
+    /// The evaluation: the game's default (its embedded net if it has one),
+    /// the classical one, or a file (a net or classical weights in TOML).
+    pub eval: EvalChoice,
     /// Search settings (TOML); `None`: the defaults.
     pub search: Option<PathBuf>,
     /// Transposition table size in MB.
@@ -79,7 +79,7 @@ pub struct InProcessConfig {
 impl Default for InProcessConfig {
     fn default() -> Self {
         InProcessConfig {
-            eval: None,
+            eval: EvalChoice::Default,
             search: None,
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
@@ -280,7 +280,11 @@ impl EngineConfig {
         if limits.is_empty() {
             return Err(EngineConfigError::NoLimit(name));
         }
-        if let EngineKind::InProcess(InProcessConfig { eval: Some(p), .. }) = &kind {
+        if let EngineKind::InProcess(InProcessConfig {
+            eval: EvalChoice::File(p),
+            ..
+        }) = &kind
+        {
             if !p.is_file() {
                 let path = p.display().to_string();
                 return Err(EngineConfigError::EvalNotFound { engine: name, path });
@@ -334,8 +338,7 @@ impl InProcessConfig {
     /// engine's setting, `Err` if its value is bad.
     pub fn set(&mut self, key: &str, value: &str) -> Result<bool, Expected> {
         match key {
-            // `classical` is the built-in evaluation, as without `eval=`.
-            "eval" => self.eval = (value != "classical").then(|| PathBuf::from(value)),
+            "eval" => self.eval = EvalChoice::parse(value),
             "search" => self.search = Some(PathBuf::from(value)),
             "hash" => {
                 self.hash_mb = number_in(value, 1..=MAX_HASH_MB, || {
@@ -512,7 +515,7 @@ mod tests {
         let c = parse(&["name=a,nodes=5,hash=16,threads=2"]).unwrap();
         assert_eq!(c.name, "a");
         let want = InProcessConfig {
-            eval: None,
+            eval: EvalChoice::Default,
             search: None,
             hash_mb: 16,
             threads: 2,

@@ -437,6 +437,7 @@ fn score_adjudication(
 mod tests {
     use super::*;
     use crate::player::InProcess;
+    use search::EvalChoice;
 
     /// Ends the game with `verdict` at its `at`-th move, counting the moves
     /// it was shown.
@@ -462,8 +463,8 @@ mod tests {
             ..MoveLimits::default()
         };
         let (mut a, mut b) = (
-            InProcess::new("a", None, 1, 1),
-            InProcess::new("b", None, 1, 1),
+            InProcess::new("a", EvalChoice::Default, 1, 1),
+            InProcess::new("b", EvalChoice::Default, 1, 1),
         );
         let mut observer = EndAt {
             at: 5,

@@ -5,7 +5,7 @@
 
 use crate::tc::{Clock, MoveLimits};
 use movegen::{with_position, VariantGame, VariantKind};
-use search::{Evaluator, Limits, SearchParams, Shared};
+use search::{EvalChoice, Evaluator, Limits, SearchParams, Shared};
 use std::path::PathBuf;
 
 /// What a player is asked for a move.
@@ -66,7 +66,7 @@ pub trait Player: Send {
 /// varia's engine, searched in this process.
 pub struct InProcess {
     name: String,
-    eval_file: Option<PathBuf>,
+    eval: EvalChoice,
     /// The evaluation of the current game's variant (none before the
     /// first game).
     evaluator: Option<Evaluator>,
@@ -80,17 +80,13 @@ pub struct InProcess {
 }
 
 impl InProcess {
-    /// An in-process engine with an optional evaluation file, a table of
-    /// `hash_mb` megabytes and `threads` search threads.
-    pub fn new(
-        name: &str,
-        eval_file: Option<PathBuf>,
-        hash_mb: usize,
-        threads: usize,
-    ) -> InProcess {
+    /// An in-process engine playing the evaluation `eval` names (chosen
+    /// for each game's variant), a table of `hash_mb` megabytes and
+    /// `threads` search threads.
+    pub fn new(name: &str, eval: EvalChoice, hash_mb: usize, threads: usize) -> InProcess {
         InProcess {
             name: name.to_string(),
-            eval_file,
+            eval,
             evaluator: None,
             search_file: None,
             settings: SearchParams::default(),
@@ -105,7 +101,7 @@ impl InProcess {
     pub fn with_evaluator(name: &str, evaluator: Evaluator, hash_mb: usize) -> InProcess {
         InProcess {
             name: name.to_string(),
-            eval_file: None,
+            eval: EvalChoice::Default,
             evaluator: Some(evaluator),
             search_file: None,
             settings: SearchParams::default(),
@@ -138,7 +134,7 @@ impl Player for InProcess {
             .is_none_or(|e| e.variant() != variant);
         if reload {
             self.evaluator = Some(
-                Evaluator::load_or_default(variant, self.eval_file.as_deref())
+                Evaluator::choose(variant, &self.eval)
                     .map_err(|e| PlayerError::Setup(e.to_string()))?,
             );
         }

@@ -21,6 +21,7 @@ use crate::results::{write_summary, GameRow, GameWriter, PairingStats, ResultsEr
 use crate::schedule::{self, Format, GameSpec, ScheduleSpec};
 use crate::stats::{Sprt, SprtState};
 use movegen::{PgnVariantNames, VariantKind};
+use search::EvalChoice;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -268,8 +269,8 @@ fn engine_identity(e: &EngineConfig) -> String {
     }
     match &e.kind {
         EngineKind::InProcess(p) => {
-            if let Some(eval) = &p.eval {
-                words.push(format!("eval={}", eval.display()));
+            if p.eval != EvalChoice::Default {
+                words.push(format!("eval={}", p.eval));
             }
             if let Some(search) = &p.search {
                 words.push(format!("search={}", search.display()));

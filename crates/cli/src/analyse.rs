@@ -45,9 +45,10 @@ pub struct Args {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = DEFAULT_HASH_MB)]
     hash: usize,
-    /// The evaluation: `classical` (the built-in one, the default) or a file
-    /// for this game, a net or classical weights (an EvalParams TOML).
-    #[arg(long, value_name = "classical|FILE")]
+    /// The evaluation: `default` (the game's embedded net where it has
+    /// one, else the classical evaluation), `classical`, or a file for this
+    /// game, a net or classical weights (an EvalParams TOML).
+    #[arg(long, value_name = "default|classical|FILE")]
     eval: Option<String>,
     /// Search settings (a SearchParams TOML file; see docs/engine.md).
     #[arg(long, value_name = "FILE")]
@@ -80,7 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn analyse<V: Variant>(pos: &Position<V>, args: &Args) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout();
-    let evaluator = Evaluator::from_spec(V::KIND, args.eval.as_deref().unwrap_or("classical"))?;
+    let evaluator = Evaluator::from_spec(V::KIND, args.eval.as_deref().unwrap_or("default"))?;
     let settings = SearchParams::load_or_default(V::KIND, args.search.as_deref())?;
     let limits = match (args.depth, args.movetime) {
         (Some(d), _) => Limits::depth(d),

@@ -4,9 +4,12 @@
 //! `N nodes M nps`, at the end), or with `--signature` as the node
 //! counts of `data/bench.txt` (`make bench-signature`), which
 //! `crates/cli/tests/cli_bench.rs` checks. `varia uci` answers `bench` with
-//! the same signature. `--eval FILE --variant GAME` benches another
-//! evaluation of one game (a net, or classical weights; the signature is
-//! the built-in classical evaluation's alone).
+//! the same signature. Each game plays its default evaluation (its
+//! embedded net where it has one, else the classical one);
+//! `--eval classical` benches every game's classical evaluation, so the two
+//! runs give the nodes/s of both, and `--eval FILE --variant GAME` another
+//! evaluation of one game (a net, or classical weights). The signature is
+//! the default evaluations' alone.
 
 use anyhow::bail;
 use movegen::VariantKind;
@@ -14,7 +17,7 @@ use search::bench::{
     run_game, BenchRun, Signature, DEFAULT_DEPTH, HASH_MB, MAX_DEPTH, SIGNATURE_DEPTH,
 };
 use search::score::UciScore;
-use search::Evaluator;
+use search::{EvalChoice, Evaluator};
 use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -26,6 +29,7 @@ Examples:
   varia bench                          all six games, default depth, one thread
   varia bench --variant atomic --depth 10
   varia bench --signature > data/bench.txt   (what `make bench-signature` does)
+  varia bench --eval classical         every game with its classical evaluation
   varia bench --variant chess --eval chess-128.nnue   (nodes/s with a net)")]
 pub struct Args {
     #[arg(long, help = crate::variant_arg::help("Without it, every game."))]
@@ -43,9 +47,10 @@ pub struct Args {
     /// data/bench.txt.
     #[arg(long)]
     signature: bool,
-    /// The evaluation: `classical` (the built-in one, the default) or a
-    /// file, a net or classical weights in TOML, for the game of --variant.
-    #[arg(long, value_name = "classical|FILE", default_value = "classical")]
+    /// The evaluation: `default` (each game's: its embedded net where it
+    /// has one, else the classical one), `classical`, or a file, a net or
+    /// classical weights in TOML, for the game of --variant.
+    #[arg(long, value_name = "default|classical|FILE", default_value = "default")]
     eval: String,
 }
 
@@ -62,15 +67,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     crate::resources::threads("--threads", Some(args.threads))?;
     crate::resources::hash_mb("--hash", args.hash)?;
-    let evaluators: Vec<Evaluator> = match (args.variant, args.eval.as_str()) {
-        (Some(k), spec) => {
-            if spec != "classical" && args.signature {
-                bail!("--signature is the built-in evaluation's: leave out --eval {spec}");
-            }
-            vec![Evaluator::from_spec(k, spec)?]
+    let choice = EvalChoice::parse(&args.eval);
+    if choice != EvalChoice::Default && args.signature {
+        bail!("--signature is the default evaluations': leave out --eval {choice}");
+    }
+    let evaluators: Vec<Evaluator> = match (args.variant, &choice) {
+        (Some(k), choice) => vec![Evaluator::choose(k, choice)?],
+        (None, EvalChoice::File(_)) => {
+            bail!("--eval {choice} needs --variant (an evaluation file is for one game)")
         }
-        (None, "classical") => VariantKind::ALL.map(Evaluator::default_for).to_vec(),
-        (None, spec) => bail!("--eval {spec} needs --variant (an evaluation file is for one game)"),
+        (None, choice) => VariantKind::ALL
+            .into_iter()
+            .map(|k| Evaluator::choose(k, choice))
+            .collect::<Result<_, _>>()?,
     };
     let mut games = Vec::new();
     let mut total_nodes = 0u64;

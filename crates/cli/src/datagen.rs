@@ -92,9 +92,10 @@ pub struct Args {
     /// Seed of the openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The evaluation the games are played with: `classical` (the built-in
-    /// one, the default) or a file, a net or classical weights in TOML.
-    #[arg(long, value_name = "classical|FILE")]
+    /// The evaluation the games are played with: `default` (the game's
+    /// embedded net where it has one, else the classical evaluation; the
+    /// default), `classical`, or a file, a net or classical weights in TOML.
+    #[arg(long, value_name = "default|classical|FILE")]
     eval: Option<String>,
     /// Worker threads (default: all cores).
     #[arg(long)]
@@ -186,7 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => Vec::new(),
     };
     let evaluator = match args.eval.as_deref() {
-        Some("classical") | None => None,
+        None => None,
         Some(spec) => Some(Evaluator::from_spec(args.variant, spec)?),
     };
     let threads = crate::resources::threads("--threads", args.threads)?;

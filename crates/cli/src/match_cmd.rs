@@ -33,7 +33,8 @@ Engine settings (--engine, --each): key=value words, separated by commas or spac
   tc=[M/]S[+I]    time control: M moves in S seconds (+I per move), e.g. 40/60+0.6, 10+0.1
   nodes=N         nodes per move          depth=D    depth per move
   st=S            seconds per move        movetime=MS  milliseconds per move
-  eval=E          the in-process engine's evaluation: classical, a net file or weights (TOML)
+  eval=E          the in-process engine's evaluation: default (the game's net if it has one),
+                  classical, a net file or weights (TOML)
   hash=MB         its hash table (default 1)   threads=T  its search threads (default 1)
   cmd=PATH        an external engine instead; with proto=uci|xboard (default uci),
                   args=\"...\", dir=DIR, option.NAME=VALUE (UCI setoption / CECP option),

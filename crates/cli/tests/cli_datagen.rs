@@ -128,3 +128,39 @@ fn bad_arguments_are_one_line_errors() {
     assert_one_line_error(&o, &["x.bin.progress", "does not"]);
     assert!(!out.exists() || std::fs::read(&out).unwrap() == b"VARIAPOS");
 }
+
+#[test]
+fn the_evaluation_is_in_the_run_identity_and_an_older_default_resumes_as_classical() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c.bin");
+    let meta = dir.path().join("c.bin.progress.meta");
+    let eval_line = || {
+        std::fs::read_to_string(&meta)
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("eval: "))
+            .unwrap()
+            .to_string()
+    };
+    let classical = ["--eval", "classical", "--threads", "1"];
+    ok_stdout(&varia(&chess("bin", "1", path(&out), &classical)));
+    assert_eq!(eval_line(), "eval: classical");
+    // Chess's default is its net: another run, refused by name.
+    let o = varia(&chess("bin", "2", path(&out), &["--threads", "1"]));
+    let err = assert_one_line_error(&o, &["eval"]);
+    assert!(err.contains("network"), "{err}");
+    // A file of a version whose default was the classical evaluation
+    // (`eval: default`) resumes with `--eval classical`.
+    let text = std::fs::read_to_string(&meta).unwrap();
+    std::fs::write(&meta, text.replace("eval: classical", "eval: default")).unwrap();
+    let before = std::fs::read(&out).unwrap();
+    ok_stdout(&varia(&chess("bin", "2", path(&out), &classical)));
+    let after = std::fs::read(&out).unwrap();
+    assert!(after.len() > before.len() && after.starts_with(&before));
+    assert_eq!(eval_line(), "eval: default");
+    // A run with the default names the net by its weights' hash.
+    let net = dir.path().join("n.bin");
+    ok_stdout(&varia(&chess("bin", "1", path(&net), &["--threads", "1"])));
+    let text = std::fs::read_to_string(dir.path().join("n.bin.progress.meta")).unwrap();
+    assert!(text.contains("eval: network "), "{text}");
+}

@@ -265,7 +265,23 @@ fn uci_tune_offers_the_weights_of_the_variant_as_spin_options() {
     };
     let plain = ok_stdout(&varia_with_stdin(&["uci"], "uci\nquit\n"));
     assert!(!plain.contains("material.queen"), "{plain}");
-    let chess = ok_stdout(&varia_with_stdin(&["uci", "--tune"], "uci\nquit\n"));
+    // Chess plays its net by default: no weights to offer, the search's
+    // settings still; `--eval classical` offers its classical weights.
+    let net = ok_stdout(&varia_with_stdin(&["uci", "--tune"], "uci\nquit\n"));
+    assert!(!net.contains("material.queen"), "{net}");
+    assert!(net.contains("option name rfp_margin type spin"), "{net}");
+    let ignored = ok_stdout(&varia_with_stdin(
+        &["uci", "--tune"],
+        "setoption name material.queen value 1000\nquit\n",
+    ));
+    assert!(
+        ignored.contains("info string material.queen does nothing: the evaluation is a network"),
+        "{ignored}"
+    );
+    let chess = ok_stdout(&varia_with_stdin(
+        &["uci", "--tune", "--eval", "classical"],
+        "uci\nquit\n",
+    ));
     assert!(chess.contains(&queen(1213)), "{chess}");
     assert!(
         chess.contains("option name rfp_margin type spin default 90 min 0 max 1000"),
@@ -283,13 +299,13 @@ fn uci_tune_offers_the_weights_of_the_variant_as_spin_options() {
         "{suicide}"
     );
     let switched = ok_stdout(&varia_with_stdin(
-        &["uci", "--tune"],
+        &["uci", "--tune", "--eval", "classical"],
         "setoption name UCI_Variant value giveaway\nuci\nquit\n",
     ));
     assert!(switched.contains(&queen(603)), "{switched}");
     // A weight set before UCI_Variant stays set when the variant's weights load.
     let kept = ok_stdout(&varia_with_stdin(
-        &["uci", "--tune"],
+        &["uci", "--tune", "--eval", "classical"],
         "uci\nsetoption name material.queen value 1234\n\
          setoption name UCI_Variant value giveaway\nuci\nquit\n",
     ));
@@ -309,7 +325,7 @@ fn uci_tune_offers_the_weights_of_the_variant_as_spin_options() {
         "setoption name material.queen value 800\nsetoption name material_eg.queen value 1100\n",
     ] {
         let halves = ok_stdout(&varia_with_stdin(
-            &["uci", "--tune"],
+            &["uci", "--tune", "--eval", "classical"],
             &format!("{script}uci\nquit\n"),
         ));
         assert!(
@@ -318,13 +334,13 @@ fn uci_tune_offers_the_weights_of_the_variant_as_spin_options() {
         );
     }
     let both = ok_stdout(&varia_with_stdin(
-        &["uci", "--tune"],
+        &["uci", "--tune", "--eval", "classical"],
         "setoption name material.queen value 800\nuci\nquit\n",
     ));
     assert!(both.contains(&queen_eg(800)), "{both}");
     // Bad values are reported and the engine goes on.
     let bad = ok_stdout(&varia_with_stdin(
-        &["uci", "--tune"],
+        &["uci", "--tune", "--eval", "classical"],
         "setoption name material.queen value 20000\nsetoption name rfp_margin value 5000\n\
          isready\nquit\n",
     ));
@@ -387,7 +403,7 @@ fn setoption_of_a_weight_changes_the_search() {
             "setoption name material.queen value {queen}\n\
              position fen 4k3/8/8/8/8/8/8/3QK3 w - - 0 1\ngo depth 1\n"
         );
-        let out = uci_until_bestmove(&["uci", "--tune"], &script);
+        let out = uci_until_bestmove(&["uci", "--tune", "--eval", "classical"], &script);
         out.lines()
             .find(|l| l.starts_with("info depth 1 "))
             .and_then(|l| l.split(" score cp ").nth(1))
@@ -398,4 +414,18 @@ fn setoption_of_a_weight_changes_the_search() {
     let (default, heavy) = (score("900"), score("1500"));
     assert!(default > 800, "{default}");
     assert_eq!(heavy - default, 600);
+}
+
+#[test]
+fn uci_eval_flag_starts_with_that_evaluation_or_refuses_a_bad_file() {
+    let out = uci_until_bestmove(
+        &["uci", "--eval", "classical"],
+        "position startpos\ngo depth 1\n",
+    );
+    assert!(
+        out.contains("info string evaluation: classical (built in)"),
+        "{out}"
+    );
+    let o = varia_with_stdin(&["uci", "--eval", "/no/such.nnue"], "uci\nquit\n");
+    assert_one_line_error(&o, &["/no/such.nnue"]);
 }

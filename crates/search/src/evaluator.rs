@@ -18,10 +18,15 @@
 //! can reach) and reused by every later search; the classical arms touch
 //! none of it, so the classical evaluation costs what it did.
 //!
-//! One loader, [`Evaluator::load`], reads what every front end is given as
-//! an evaluation: a file starting with the net magic is a network (checked
-//! for the game and the architecture), anything else classical weights in
-//! TOML; each failure is one line naming the file ([`EvalError`]).
+//! What a user names as an evaluation is an [`EvalChoice`]: the game's
+//! default (its embedded net where it has one, [`crate::nnue::embedded`],
+//! else the classical evaluation), `classical`, or a file. One loader,
+//! [`Evaluator::load`], reads files: one starting with the net magic is a
+//! network (checked for the game and the architecture), anything else
+//! classical weights in TOML; each failure is one line naming the file
+//! ([`EvalError`]). [`Evaluator::choose`] turns a choice into an evaluator
+//! for every front end, so `eval=classical`, `--eval classical` and
+//! `EvalFile classical` mean the same everywhere.
 //!
 //! Every front end (the protocol sessions, the match runner's in-process
 //! player, analysis, bench, the opening and data generators) holds an
@@ -35,7 +40,7 @@ use crate::nnue::network::MAGIC;
 use crate::nnue::{Accumulator, NetError, Network};
 use movegen::{Position, Variant, VariantKind};
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -59,6 +64,46 @@ pub enum EvalError {
     },
 }
 
+/// Which evaluation to play, as a user names it on a command line
+/// (`--eval`), in an engine spec (`eval=`) or an engine option
+/// (`EvalFile`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum EvalChoice {
+    /// The game's default: its embedded net if it has one, else the
+    /// classical evaluation (`default`, or nothing named).
+    #[default]
+    Default,
+    /// The built-in classical evaluation with its default weights
+    /// (`classical`).
+    Classical,
+    /// A file: a net or classical weights in TOML (any other name; write
+    /// `./default` for a file called `default`).
+    File(PathBuf),
+}
+
+impl EvalChoice {
+    /// The choice `spec` names: empty or `default`, `classical`, or a file.
+    pub fn parse(spec: &str) -> EvalChoice {
+        match spec {
+            "" | "default" => EvalChoice::Default,
+            "classical" => EvalChoice::Classical,
+            file => EvalChoice::File(PathBuf::from(file)),
+        }
+    }
+}
+
+/// `default`, `classical` or the file's path: what [`EvalChoice::parse`]
+/// reads back.
+impl fmt::Display for EvalChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalChoice::Default => write!(f, "default"),
+            EvalChoice::Classical => write!(f, "classical"),
+            EvalChoice::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
 /// What evaluates positions for the search.
 #[derive(Clone, Debug)]
 pub enum Evaluator {
@@ -70,9 +115,27 @@ pub enum Evaluator {
 }
 
 impl Evaluator {
-    /// The built-in evaluation of `kind` (its classical weights).
+    /// The default evaluation of `kind`: its embedded net if it has one
+    /// ([`crate::nnue::embedded`]), else its classical evaluation.
     pub fn default_for(kind: VariantKind) -> Evaluator {
+        match crate::nnue::embedded::net_for(kind) {
+            Some(net) => Evaluator::Network(net),
+            None => Evaluator::classical_for(kind),
+        }
+    }
+
+    /// The classical evaluation of `kind` with its built-in weights.
+    pub fn classical_for(kind: VariantKind) -> Evaluator {
         Evaluator::Classical(EvalParams::default_for(kind))
+    }
+
+    /// The evaluation `choice` names for `kind`.
+    pub fn choose(kind: VariantKind, choice: &EvalChoice) -> Result<Evaluator, EvalError> {
+        match choice {
+            EvalChoice::Default => Ok(Evaluator::default_for(kind)),
+            EvalChoice::Classical => Ok(Evaluator::classical_for(kind)),
+            EvalChoice::File(path) => Evaluator::load(kind, path),
+        }
     }
 
     /// The evaluation in the file `path` for `kind`: a network if the file
@@ -104,22 +167,19 @@ impl Evaluator {
         }
     }
 
-    /// [`Evaluator::load`] of `path`, or the built-in evaluation of `kind`
-    /// without a path (an engine option left empty, no `--eval`).
-    pub fn load_or_default(kind: VariantKind, path: Option<&Path>) -> Result<Evaluator, EvalError> {
-        match path {
-            Some(path) => Evaluator::load(kind, path),
-            None => Ok(Evaluator::default_for(kind)),
-        }
+    /// The evaluation named by `spec` ([`EvalChoice::parse`]) for `kind`.
+    pub fn from_spec(kind: VariantKind, spec: &str) -> Result<Evaluator, EvalError> {
+        Evaluator::choose(kind, &EvalChoice::parse(spec))
     }
 
-    /// An evaluation named on a command line or in an engine config:
-    /// `classical` (the built-in weights) or a file for [`Evaluator::load`].
-    pub fn from_spec(kind: VariantKind, spec: &str) -> Result<Evaluator, EvalError> {
-        if spec == "classical" {
-            Ok(Evaluator::default_for(kind))
-        } else {
-            Evaluator::load(kind, Path::new(spec))
+    /// `true` if this is `kind`'s default evaluation ([`Evaluator::default_for`]):
+    /// the same embedded net, or the built-in classical weights for a game
+    /// without one.
+    pub fn is_default_for(&self, kind: VariantKind) -> bool {
+        match (self, crate::nnue::embedded::net_for(kind)) {
+            (Evaluator::Network(a), Some(b)) => Arc::ptr_eq(a, &b) || **a == *b,
+            (Evaluator::Classical(p), None) => *p == EvalParams::default_for(kind),
+            _ => false,
         }
     }
 
@@ -161,19 +221,28 @@ impl Evaluator {
 }
 
 /// What plays, for logs and the protocols' info lines: `classical`, or
-/// `network` with the net's game, size, activation and weight hash.
+/// `network` with the net's game, size, activation and weight hash (and
+/// its name if it is the game's embedded net).
 impl fmt::Display for Evaluator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Evaluator::Classical(_) => write!(f, "classical"),
-            Evaluator::Network(net) => write!(
-                f,
-                "network ({} {}x2 {}, hash {:016x})",
-                net.game(),
-                net.hidden(),
-                net.activation(),
-                net.hash()
-            ),
+            Evaluator::Network(net) => {
+                write!(f, "network ")?;
+                if self.is_default_for(net.game()) {
+                    if let Some(name) = crate::nnue::embedded::name_for(net.game()) {
+                        write!(f, "{name} ")?;
+                    }
+                }
+                write!(
+                    f,
+                    "({} {}x2 {}, hash {:016x})",
+                    net.game(),
+                    net.hidden(),
+                    net.activation(),
+                    net.hash()
+                )
+            }
         }
     }
 }
@@ -308,7 +377,7 @@ mod tests {
 
     #[test]
     fn the_classical_evaluator_is_the_evaluation_of_its_weights_along_a_path() {
-        let ev = Evaluator::default_for(VariantKind::Chess);
+        let ev = Evaluator::classical_for(VariantKind::Chess);
         let params = ev.classical().expect("classical").clone();
         let root = Position::<Chess>::startpos();
         let mut stack = EvalStack::new();
@@ -328,6 +397,43 @@ mod tests {
         stack.pop();
         assert_eq!(stack.height(), 1);
         assert_eq!(Evaluator::from(params).variant(), VariantKind::Chess);
+    }
+
+    #[test]
+    fn a_choice_names_the_default_the_classical_evaluation_or_a_file() {
+        for spec in ["", "default", "classical", "a.nnue", "./default"] {
+            let choice = EvalChoice::parse(spec);
+            let shown = choice.to_string();
+            assert_eq!(EvalChoice::parse(&shown), choice, "{spec}");
+        }
+        assert_eq!(EvalChoice::parse(""), EvalChoice::Default);
+        assert_eq!(
+            EvalChoice::parse("./default"),
+            EvalChoice::File(PathBuf::from("./default"))
+        );
+        for kind in VariantKind::ALL {
+            let default = Evaluator::from_spec(kind, "default").unwrap();
+            let classical = Evaluator::from_spec(kind, "classical").unwrap();
+            assert_eq!(classical.classical(), Some(&EvalParams::default_for(kind)));
+            assert!(default.is_default_for(kind), "{kind}");
+            assert_eq!(default.variant(), kind);
+            match crate::nnue::embedded::name_for(kind) {
+                // A game with a net plays it by default and names it.
+                Some(name) => {
+                    assert!(default.classical().is_none(), "{kind}");
+                    assert!(!classical.is_default_for(kind), "{kind}");
+                    assert!(default.to_string().contains(name), "{default}");
+                }
+                None => {
+                    assert_eq!(default.classical(), classical.classical());
+                    assert!(classical.is_default_for(kind), "{kind}");
+                }
+            }
+        }
+        assert!(
+            crate::nnue::embedded::name_for(VariantKind::Chess).is_some(),
+            "chess plays its net by default"
+        );
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub mod tt;
 
 pub use alphabeta::{Info, RootResult, Shared, Worker};
 pub use eval::{evaluate, EvalParams};
-pub use evaluator::{EvalStack, Evaluator};
+pub use evaluator::{EvalChoice, EvalStack, Evaluator};
 pub use limits::{Clock, Limits};
 pub use param_file::ParamsError;
 pub use params::{SearchParams, SearchParamsError};

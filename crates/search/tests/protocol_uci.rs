@@ -27,14 +27,18 @@ fn assert_no_bestmove(lines: &[String]) {
     );
 }
 
-/// Up to the engine's next `readyok` it says only that it plays the built-in
-/// classical evaluation (as after `setoption name EvalFile` of nothing, or
-/// of a net it refused).
-fn assert_classical_then_ready(s: &mut Session) {
-    assert_eq!(
-        s.until_ready(),
-        ["info string evaluation: classical (built in)", "readyok"]
+/// Up to the engine's next `readyok` it says only that it plays chess's
+/// built-in default evaluation, its embedded net (as after `setoption name
+/// EvalFile` of nothing, or of a net it refused).
+fn assert_default_then_ready(s: &mut Session) {
+    let lines = s.until_ready();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string evaluation: network chess-net8m (chess 128x2 screlu")
+            && lines[0].ends_with("(built in)"),
+        "{lines:?}"
     );
+    assert_eq!(lines[1], "readyok");
 }
 
 /// A UCI session past its handshake (`uci` answered by `uciok`).
@@ -368,7 +372,7 @@ fn garbage_gets_error_replies_and_the_engine_goes_on() {
     s.send("   ");
     s.send("setoption name EvalFile value");
     // Blank lines and an empty EvalFile are fine.
-    assert_classical_then_ready(&mut s);
+    assert_default_then_ready(&mut s);
     // Bad go parameters are reported and ignored; the search still runs.
     s.send("position startpos");
     s.send("go depth x nodes 2000 banana");
@@ -550,7 +554,38 @@ fn eval_file_plays_a_net_and_a_bad_file_keeps_the_evaluation_in_use() {
     s.send("setoption name UCI_Variant value chess");
     let err = s.expect("info string error");
     assert!(err.contains("a net for atomic, not for chess"), "{err}");
-    assert_classical_then_ready(&mut s);
+    assert_default_then_ready(&mut s);
+    s.send("quit");
+}
+
+#[test]
+fn the_first_go_says_which_evaluation_plays_and_classical_names_the_classical_one() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go depth 2");
+    let first = s.expect("info");
+    assert!(
+        first.starts_with("info string evaluation: network chess-net8m (chess"),
+        "{first}"
+    );
+    s.expect("bestmove");
+    // Said once: the next search does not repeat it.
+    s.send("go depth 2");
+    let lines = s.until("bestmove", |l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string")),
+        "{lines:?}"
+    );
+    s.send("setoption name EvalFile value classical");
+    assert_eq!(
+        s.until_ready(),
+        ["info string evaluation: classical (built in)", "readyok"]
+    );
+    s.send("setoption name UCI_Variant value atomic");
+    s.send("go depth 2");
+    let first = s.expect("info");
+    assert_eq!(first, "info string evaluation: classical (built in)");
+    s.expect("bestmove");
     s.send("quit");
 }
 

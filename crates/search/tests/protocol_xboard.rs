@@ -124,7 +124,13 @@ fn every_variant_answers_a_user_move_with_a_legal_move() {
         let after = fen_from_start(name(v), &["e2e3"]);
         assert_legal(name(v), &after, &m);
         // Thinking output: ply score time nodes pv.
-        let post: Vec<&String> = lines.iter().filter(|l| !l.starts_with("move")).collect();
+        // Before its first search of a game the engine says, in a comment,
+        // which evaluation plays.
+        assert!(lines[0].starts_with("# evaluation: "), "{v}: {lines:?}");
+        let post: Vec<&String> = lines[1..]
+            .iter()
+            .filter(|l| !l.starts_with("move"))
+            .collect();
         assert!(!post.is_empty(), "{v}: no thinking output");
         for l in post {
             let f: Vec<&str> = l.split_whitespace().collect();
@@ -510,7 +516,11 @@ fn eval_file_option_plays_a_net_for_its_game_and_refuses_a_bad_file() {
         lines[0].contains("a net for losers, not for chess"),
         "{lines:?}"
     );
-    assert_eq!(lines[1], "# evaluation: classical (built in)");
+    assert!(
+        lines[1].starts_with("# evaluation: network chess-net8m (chess")
+            && lines[1].ends_with("(built in)"),
+        "{lines:?}"
+    );
     s.send("variant losers");
     assert_eq!(sync(&mut s, 3), vec![announced]);
     s.send("quit");

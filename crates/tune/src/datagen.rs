@@ -48,7 +48,7 @@ use arena::openings::random_opening;
 use arena::record::RunIdentity;
 use arena::{Adjudication, GameSpec, InProcess, MoveLimits, Opening, ScoreRule};
 use movegen::{dispatch_cold, with_game, Game, Move, Position, Variant, VariantGame, VariantKind};
-use search::{Evaluator, MATE_BOUND};
+use search::{EvalParams, Evaluator, MATE_BOUND};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
@@ -143,8 +143,8 @@ pub struct DatagenConfig {
     pub book: Vec<Opening>,
     /// Name of the book in the settings line (`none` without one).
     pub book_name: String,
-    /// Evaluation the games are played with (`None`: the game's built-in
-    /// one).
+    /// Evaluation the games are played with (`None`: the game's default,
+    /// [`Evaluator::default_for`]).
     pub evaluator: Option<Evaluator>,
     /// The output format.
     pub format: Format,
@@ -171,14 +171,7 @@ impl DatagenConfig {
             .with("random_plies", self.random_plies)
             .with("max_plies", self.max_plies)
             .with("book", &self.book_name)
-            .with(
-                "eval",
-                match &self.evaluator {
-                    None => "default".to_string(),
-                    Some(Evaluator::Classical(_)) => "file".to_string(),
-                    Some(Evaluator::Network(net)) => format!("network {:016x}", net.hash()),
-                },
-            )
+            .with("eval", eval_name(&self.evaluator(), self.variant))
             .with("format", self.format)
             .with("score_cap", self.score_cap)
             .with(
@@ -193,6 +186,14 @@ impl DatagenConfig {
                 self.shard
                     .map_or("all".to_string(), |(i, n)| format!("{i}/{n}")),
             )
+    }
+
+    /// The evaluation the games are played with: [`DatagenConfig::evaluator`]
+    /// or the game's default.
+    pub fn evaluator(&self) -> Evaluator {
+        self.evaluator
+            .clone()
+            .unwrap_or_else(|| Evaluator::default_for(self.variant))
     }
 
     /// `true` if game `id` (from 1) is this run's shard's.
@@ -444,6 +445,31 @@ pub fn play_game<V: Variant>(
     })
 }
 
+/// The identity's name of the evaluation `ev` of `kind`'s games: `network
+/// HASH` for a net (embedded or from a file: the weights decide the data),
+/// `classical` for the built-in classical weights, `file` for others.
+fn eval_name(ev: &Evaluator, kind: VariantKind) -> String {
+    match ev {
+        Evaluator::Network(net) => format!("network {:016x}", net.hash()),
+        Evaluator::Classical(p) if *p == EvalParams::default_for(kind) => "classical".to_string(),
+        Evaluator::Classical(_) => "file".to_string(),
+    }
+}
+
+/// `identity` as the run's file `out` names it, if that file is of a
+/// version that named the built-in classical evaluation `default` (before
+/// the games had embedded nets, the default was always classical): such a
+/// run resumes with the classical evaluation, the same games.
+fn with_legacy_eval_name(mut identity: RunIdentity, out: &Path) -> RunIdentity {
+    let meta = arena::record::meta_path(&crate::datafile::progress_path(out));
+    let legacy = std::fs::read_to_string(meta)
+        .is_ok_and(|text| text.lines().any(|l| l.trim_end() == "eval: default"));
+    if legacy && identity.get("eval") == Some("classical") {
+        identity.set("eval", "default");
+    }
+    identity
+}
+
 /// Runs self-play data generation into `out` (resuming it if it holds part
 /// of this run). `progress` is called from the calling thread after each
 /// game written.
@@ -452,7 +478,8 @@ pub fn run(
     out: &Path,
     progress: &mut dyn FnMut(&DatagenProgress),
 ) -> Result<DatagenProgress> {
-    let (mut output, resumed) = Output::open(out, cfg.format, cfg.variant, &cfg.identity())?;
+    let identity = with_legacy_eval_name(cfg.identity(), out);
+    let (mut output, resumed) = Output::open(out, cfg.format, cfg.variant, &identity)?;
     let games = cfg.shard_games();
     let todo: Vec<(usize, usize)> = games
         .iter()
@@ -460,10 +487,7 @@ pub fn run(
         .filter(|&g| !resumed.holds(g))
         .enumerate()
         .collect();
-    let evaluator = cfg
-        .evaluator
-        .clone()
-        .unwrap_or_else(|| Evaluator::default_for(cfg.variant));
+    let evaluator = cfg.evaluator();
     let mut state = DatagenProgress {
         done: games.len() - todo.len(),
         total: games.len(),

@@ -24,12 +24,16 @@
 //!   captures are one code path), and [`Network::evaluate`] turns it into
 //!   centipawns for the side to move.
 //!
+//! - [`embedded`]: the nets built into the binary, each game's default
+//!   evaluation once its net has passed an SPRT against the classical one.
+//!
 //! The search plays a net through the evaluation seam
 //! ([`crate::evaluator`]: `Evaluator::Network`, one accumulator a ply on each
 //! thread's stack). `docs/nnue.md` describes the format byte by
 //! byte and how to train a net.
 
 pub mod accumulator;
+pub mod embedded;
 pub mod features;
 pub mod network;
 

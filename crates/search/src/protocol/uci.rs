@@ -20,12 +20,15 @@
 //! `UCI_Variant` (combo of the protocol names `chess giveaway 3check
 //! atomic losers knightmate`), `Hash` (MB), `Threads`, `Move Overhead` (ms
 //! kept back from every clock budget for the GUI round trip, 0 to 5000,
-//! default 15), `EvalFile` (the evaluation for the current variant: a net
-//! file, which `Evaluator::load` tells by its magic, or an [`EvalParams`]
-//! TOML; empty for the built-in weights; each evaluation set is announced
-//! as `info string evaluation: classical` or `info string evaluation:
-//! network (...) from FILE`, and a file that cannot be used is an `info
-//! string error` with the previous evaluation kept), `SearchFile` (a
+//! default 15), `EvalFile` (the evaluation for the current variant: empty
+//! for the game's default, its embedded net where it has one; `classical`
+//! for the built-in classical evaluation; or a net file, which
+//! `Evaluator::load` tells by its magic, or an [`EvalParams`] TOML; each
+//! evaluation set is announced as `info string evaluation: classical (built
+//! in)` or `info string evaluation: network (...) from FILE`, as is the one
+//! in use at the first `go` after it changed, and a file that cannot be
+//! used is an `info string error` with the previous evaluation kept),
+//! `SearchFile` (a
 //! [`SearchParams`] TOML read for the current variant, its fields on top of
 //! that game's defaults; empty for the defaults). Both files are read again
 //! when `UCI_Variant` changes the game, as the defaults differ per game.
@@ -77,7 +80,7 @@ use crate::bench::{Signature, MAX_DEPTH, SIGNATURE_DEPTH};
 use crate::eval::{EG, MAX_WEIGHT};
 use crate::limits::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};
 use crate::score::UciScore;
-use crate::{EvalParams, Evaluator, Info, Limits, SearchParams, SearchResult};
+use crate::{EvalChoice, EvalParams, Evaluator, Info, Limits, SearchParams, SearchResult};
 use movegen::{VariantGame, VariantKind};
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, BufRead, Write};
@@ -100,22 +103,28 @@ where
     session::run::<Uci, R, W>(input, output)
 }
 
-/// How the UCI loop starts (`varia uci [--tune] [--variant V]`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the UCI loop starts (`varia uci [--tune] [--variant V] [--eval E]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UciConfig {
     /// The variant before any `UCI_Variant`: the one whose weights the
     /// tuning options show at `uci`.
     pub variant: VariantKind,
     /// Offer the tuning options (see the module docs).
     pub tune: bool,
+    /// The evaluation before any `EvalFile`, as `EvalFile` would name it
+    /// (`classical` gives a game with a net its classical weights, which
+    /// the weight options show). Checked by the caller: one that cannot be
+    /// used starts the game's default.
+    pub eval: EvalChoice,
 }
 
 impl Default for UciConfig {
-    /// Chess, no tuning options: plain `varia uci`.
+    /// Chess, no tuning options, the default evaluation: plain `varia uci`.
     fn default() -> UciConfig {
         UciConfig {
             variant: VariantKind::Chess,
             tune: false,
+            eval: EvalChoice::Default,
         }
     }
 }
@@ -129,9 +138,15 @@ where
     session::run_with(input, output, |mut engine: Engine| {
         engine.kind = config.variant;
         engine.reset_game();
-        engine.evaluator = Arc::new(Evaluator::default_for(config.variant));
+        engine.evaluator = Arc::new(
+            Evaluator::choose(config.variant, &config.eval)
+                .unwrap_or_else(|_| Evaluator::default_for(config.variant)),
+        );
         engine.settings = Arc::new(SearchParams::default_for(config.variant));
         let mut uci = Uci::new(engine);
+        if config.eval != EvalChoice::Default {
+            uci.eval_file = config.eval.to_string();
+        }
         uci.tune = config.tune;
         uci.start_variant = config.variant;
         uci
@@ -142,9 +157,13 @@ where
 /// the tuning options and the queued `go`s.
 struct Uci {
     engine: Engine,
-    /// `EvalFile`, empty for the built-in weights (the file of the
-    /// evaluation in use: a file that failed to load is not kept).
+    /// `EvalFile`, empty for the game's default evaluation, `classical` or a
+    /// file ([`EvalChoice::parse`]; the choice in use: a file that failed
+    /// to load is not kept).
     eval_file: String,
+    /// The evaluation in use has been announced (`info string evaluation:
+    /// ...`); the next `go` announces it if not.
+    eval_announced: bool,
     /// `SearchFile`, empty for the current variant's default settings.
     search_file: String,
     /// The tuning options are offered (`varia uci --tune`).
@@ -196,6 +215,7 @@ impl Protocol for Uci {
         Uci {
             engine,
             eval_file: String::new(),
+            eval_announced: false,
             search_file: String::new(),
             tune: false,
             start_variant: VariantKind::Chess,
@@ -410,17 +430,22 @@ impl Uci {
             }
         }
         self.engine.evaluator = Arc::new(evaluator);
+        self.eval_announced = false;
     }
 
     /// `info string evaluation: ...`: which evaluation plays.
     fn announce_eval(&mut self) {
         let what = self.engine.evaluator.to_string();
-        let line = if self.eval_file.is_empty() {
-            format!("info string evaluation: {what} (built in)")
-        } else {
-            format!("info string evaluation: {what} from {}", self.eval_file)
+        let line = match EvalChoice::parse(&self.eval_file) {
+            EvalChoice::File(_) => {
+                format!("info string evaluation: {what} from {}", self.eval_file)
+            }
+            EvalChoice::Default | EvalChoice::Classical => {
+                format!("info string evaluation: {what} (built in)")
+            }
         };
         self.engine.out.line(&line);
+        self.eval_announced = true;
     }
 
     /// The search settings (`SearchFile`'s or the defaults) with the tuning
@@ -479,12 +504,11 @@ impl Uci {
     fn load_eval(&mut self) {
         let kind = self.engine.kind;
         let had_file = !self.eval_file.is_empty();
-        let loaded = Evaluator::load_or_default(kind, had_file.then(|| Path::new(&self.eval_file)));
-        match loaded {
+        match Evaluator::choose(kind, &EvalChoice::parse(&self.eval_file)) {
             Ok(ev) => self.set_evaluator(ev),
             Err(e) => {
                 self.error(&format!(
-                    "EvalFile not loaded, using the built-in weights: {e}"
+                    "EvalFile not loaded, using the built-in evaluation: {e}"
                 ));
                 self.eval_file.clear();
                 self.set_evaluator(Evaluator::default_for(kind));
@@ -495,12 +519,12 @@ impl Uci {
         }
     }
 
-    /// `setoption name EvalFile value FILE`: the evaluation in `file` (the
-    /// built-in one if empty) for the current variant, or an error with the
-    /// evaluation in use kept.
+    /// `setoption name EvalFile value FILE`: the evaluation `file` names
+    /// ([`EvalChoice::parse`]: the game's default if empty, `classical`, or
+    /// a file) for the current variant, or an error with the evaluation in
+    /// use kept.
     fn set_eval_file(&mut self, file: String) {
-        let path = (!file.is_empty()).then(|| Path::new(&file));
-        match Evaluator::load_or_default(self.engine.kind, path) {
+        match Evaluator::choose(self.engine.kind, &EvalChoice::parse(&file)) {
             Ok(ev) => {
                 self.eval_file = file;
                 self.set_evaluator(ev);
@@ -735,6 +759,9 @@ impl Uci {
             Box::new(move |info: &Info| out.line(&info_line(info))),
         );
         request.ponder = ponder;
+        if !self.eval_announced {
+            self.announce_eval();
+        }
         if self.engine.running.is_some() {
             self.queued.push_back(request);
         } else {

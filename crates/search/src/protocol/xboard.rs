@@ -12,10 +12,12 @@
 //! kept back from every clock budget for the GUI round trip), set with
 //! `option Move Overhead=VALUE`, and the option `EvalFile` (a net file or
 //! classical weights in TOML, as `Evaluator::load` tells them apart; empty
-//! for the built-in evaluation), set with `option EvalFile=FILE`. The file
-//! is read again for the game of each `new` and `variant`; which
-//! evaluation plays is said in a comment line, `# evaluation: classical
-//! (built in)` or `# evaluation: network (...) from FILE`, and a file that
+//! for the game's default evaluation, its embedded net where it has one;
+//! `classical` for the built-in classical one), set with `option
+//! EvalFile=FILE`. The file is read again for the game of each `new` and
+//! `variant`; which evaluation plays is said in a comment line when it is
+//! set and before the first search after it changed, `# evaluation:
+//! classical (built in)` or `# evaluation: network (...) from FILE`, and a file that
 //! cannot be used for the game is an `Error (EvalFile not loaded, ...)` line
 //! with the evaluation in use kept (at `option`) or the built-in one (at
 //! `new` and `variant`, as a net of another game cannot play). Our suicide is `giveaway` here (never
@@ -70,10 +72,9 @@ use super::session::{self, Engine, Protocol, SearchRequest};
 use super::{new_game, parse_move_overhead, play_uci, tokens};
 use crate::limits::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};
 use crate::score::cecp_score;
-use crate::{Evaluator, Info, Limits, SearchParams, SearchResult};
+use crate::{EvalChoice, Evaluator, Info, Limits, SearchParams, SearchResult};
 use movegen::{Color, Move, VariantGame, VariantKind};
 use std::io::{self, BufRead, Write};
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -140,8 +141,12 @@ struct Xboard {
     /// The analysis search's start and last completed depth, for `.`.
     analysis_start: Instant,
     analysis_depth: Arc<AtomicU32>,
-    /// The `EvalFile` option, empty for the built-in evaluation.
+    /// The `EvalFile` option ([`EvalChoice::parse`]), empty for the game's
+    /// default evaluation.
     eval_file: String,
+    /// The evaluation in use has been announced (`# evaluation: ...`); the
+    /// next search announces it if not.
+    eval_announced: bool,
 }
 
 /// Parses `level`'s base time: minutes (`5`, `0.5`) or `min:sec` (`0:30`).
@@ -204,6 +209,7 @@ impl Protocol for Xboard {
             analysis_start: Instant::now(),
             analysis_depth: Arc::new(AtomicU32::new(0)),
             eval_file: String::new(),
+            eval_announced: false,
         }
     }
 
@@ -543,12 +549,11 @@ impl Xboard {
             },
             "EvalFile" => {
                 let file = value.trim().to_string();
-                let path = (!file.is_empty()).then(|| Path::new(&file));
-                match Evaluator::load_or_default(self.engine.kind, path) {
+                match Evaluator::choose(self.engine.kind, &EvalChoice::parse(&file)) {
                     Ok(ev) => {
-                        self.eval_file = file.clone();
+                        self.eval_file = file;
                         self.engine.evaluator = Arc::new(ev);
-                        self.announce_eval((!file.is_empty()).then_some(file));
+                        self.announce_eval();
                     }
                     Err(e) => {
                         let kept = self.engine.evaluator.to_string();
@@ -567,35 +572,46 @@ impl Xboard {
     /// one without it or when it cannot be used for this game.
     fn load_eval(&mut self) {
         let kind = self.engine.kind;
-        if self.eval_file.is_empty() {
-            self.engine.evaluator = Arc::new(Evaluator::default_for(kind));
-            return;
-        }
-        match Evaluator::load(kind, Path::new(&self.eval_file)) {
+        let choice = EvalChoice::parse(&self.eval_file);
+        match Evaluator::choose(kind, &choice) {
             Ok(ev) => {
                 self.engine.evaluator = Arc::new(ev);
-                self.announce_eval(Some(self.eval_file.clone()));
+                self.eval_announced = false;
+                if matches!(choice, EvalChoice::File(_)) {
+                    self.announce_eval();
+                }
             }
             Err(e) => {
                 self.error(
                     "EvalFile not loaded, using the built-in evaluation",
                     &e.to_string(),
                 );
+                // The file stays the option's value: the next game of its
+                // variant plays it again.
                 self.engine.evaluator = Arc::new(Evaluator::default_for(kind));
-                self.announce_eval(None);
+                self.announce_eval_from(false);
             }
         }
     }
 
     /// `# evaluation: ...`: which evaluation plays (a comment line), read
-    /// from `file` or built in.
-    fn announce_eval(&mut self, file: Option<String>) {
+    /// from `EvalFile`'s file or built in.
+    fn announce_eval(&mut self) {
+        let from_file = matches!(EvalChoice::parse(&self.eval_file), EvalChoice::File(_));
+        self.announce_eval_from(from_file);
+    }
+
+    /// [`Self::announce_eval`], saying the evaluation is `EvalFile`'s file
+    /// if `from_file`, else built in.
+    fn announce_eval_from(&mut self, from_file: bool) {
         let what = self.engine.evaluator.to_string();
-        let line = match file {
-            Some(file) => format!("# evaluation: {what} from {file}"),
-            None => format!("# evaluation: {what} (built in)"),
+        let line = if from_file {
+            format!("# evaluation: {what} from {}", self.eval_file)
+        } else {
+            format!("# evaluation: {what} (built in)")
         };
         self.engine.out.line(&line);
+        self.eval_announced = true;
     }
 
     fn level(&mut self, toks: &[(usize, &str)], line: &str) {
@@ -711,6 +727,9 @@ impl Xboard {
     fn think(&mut self) {
         if self.announce_end() {
             return;
+        }
+        if !self.eval_announced {
+            self.announce_eval();
         }
         let limits = self.limits_for(&self.engine.game);
         let request =
