@@ -144,9 +144,7 @@ where
         );
         engine.settings = Arc::new(SearchParams::default_for(config.variant));
         let mut uci = Uci::new(engine);
-        if config.eval != EvalChoice::Default {
-            uci.eval_file = config.eval.to_string();
-        }
+        uci.eval = config.eval;
         uci.tune = config.tune;
         uci.start_variant = config.variant;
         uci
@@ -157,10 +155,10 @@ where
 /// the tuning options and the queued `go`s.
 struct Uci {
     engine: Engine,
-    /// `EvalFile`, empty for the game's default evaluation, `classical` or a
-    /// file ([`EvalChoice::parse`]; the choice in use: a file that failed
+    /// `EvalFile` as [`EvalChoice::parse`] read it: the game's default
+    /// (empty), `classical` or a file (the choice in use: a file that failed
     /// to load is not kept).
-    eval_file: String,
+    eval: EvalChoice,
     /// The evaluation in use has been announced (`info string evaluation:
     /// ...`); the next `go` announces it if not.
     eval_announced: bool,
@@ -214,7 +212,7 @@ impl Protocol for Uci {
     fn new(engine: Engine) -> Uci {
         Uci {
             engine,
-            eval_file: String::new(),
+            eval: EvalChoice::Default,
             eval_announced: false,
             search_file: String::new(),
             tune: false,
@@ -436,9 +434,9 @@ impl Uci {
     /// `info string evaluation: ...`: which evaluation plays.
     fn announce_eval(&mut self) {
         let what = self.engine.evaluator.to_string();
-        let line = match EvalChoice::parse(&self.eval_file) {
-            EvalChoice::File(_) => {
-                format!("info string evaluation: {what} from {}", self.eval_file)
+        let line = match &self.eval {
+            EvalChoice::File(path) => {
+                format!("info string evaluation: {what} from {}", path.display())
             }
             EvalChoice::Default | EvalChoice::Classical => {
                 format!("info string evaluation: {what} (built in)")
@@ -497,20 +495,20 @@ impl Uci {
         }
     }
 
-    /// Loads the evaluation for the current variant from `eval_file` after
+    /// Loads the evaluation for the current variant from `eval` after
     /// a change of variant: a file that cannot be used for the new game
     /// (a net of the old one) leaves the built-in evaluation, as the old
     /// game's cannot play.
     fn load_eval(&mut self) {
         let kind = self.engine.kind;
-        let had_file = !self.eval_file.is_empty();
-        match Evaluator::choose(kind, &EvalChoice::parse(&self.eval_file)) {
+        let had_file = self.eval != EvalChoice::Default;
+        match Evaluator::choose(kind, &self.eval) {
             Ok(ev) => self.set_evaluator(ev),
             Err(e) => {
                 self.error(&format!(
                     "EvalFile not loaded, using the built-in evaluation: {e}"
                 ));
-                self.eval_file.clear();
+                self.eval = EvalChoice::Default;
                 self.set_evaluator(Evaluator::default_for(kind));
             }
         }
@@ -523,10 +521,11 @@ impl Uci {
     /// ([`EvalChoice::parse`]: the game's default if empty, `classical`, or
     /// a file) for the current variant, or an error with the evaluation in
     /// use kept.
-    fn set_eval_file(&mut self, file: String) {
-        match Evaluator::choose(self.engine.kind, &EvalChoice::parse(&file)) {
+    fn set_eval_file(&mut self, file: &str) {
+        let choice = EvalChoice::parse(file);
+        match Evaluator::choose(self.engine.kind, &choice) {
             Ok(ev) => {
-                self.eval_file = file;
+                self.eval = choice;
                 self.set_evaluator(ev);
                 self.announce_eval();
             }
@@ -617,14 +616,7 @@ impl Uci {
                     MAX_MOVE_OVERHEAD.as_millis()
                 )),
             },
-            "evalfile" => {
-                let file = if value == "<empty>" {
-                    String::new()
-                } else {
-                    value.to_string()
-                };
-                self.set_eval_file(file);
-            }
+            "evalfile" => self.set_eval_file(if value == "<empty>" { "" } else { value }),
             "searchfile" => {
                 self.search_file = if value == "<empty>" {
                     String::new()

@@ -141,9 +141,9 @@ struct Xboard {
     /// The analysis search's start and last completed depth, for `.`.
     analysis_start: Instant,
     analysis_depth: Arc<AtomicU32>,
-    /// The `EvalFile` option ([`EvalChoice::parse`]), empty for the game's
-    /// default evaluation.
-    eval_file: String,
+    /// The `EvalFile` option as [`EvalChoice::parse`] read it (empty: the
+    /// game's default evaluation).
+    eval: EvalChoice,
     /// The evaluation in use has been announced (`# evaluation: ...`); the
     /// next search announces it if not.
     eval_announced: bool,
@@ -208,7 +208,7 @@ impl Protocol for Xboard {
             analyzing: false,
             analysis_start: Instant::now(),
             analysis_depth: Arc::new(AtomicU32::new(0)),
-            eval_file: String::new(),
+            eval: EvalChoice::Default,
             eval_announced: false,
         }
     }
@@ -548,12 +548,12 @@ impl Xboard {
                 None => self.error("bad option value", setting),
             },
             "EvalFile" => {
-                let file = value.trim().to_string();
-                match Evaluator::choose(self.engine.kind, &EvalChoice::parse(&file)) {
+                let choice = EvalChoice::parse(value.trim());
+                match Evaluator::choose(self.engine.kind, &choice) {
                     Ok(ev) => {
-                        self.eval_file = file;
+                        self.eval = choice;
                         self.engine.evaluator = Arc::new(ev);
-                        self.announce_eval();
+                        self.announce_eval(false);
                     }
                     Err(e) => {
                         let kept = self.engine.evaluator.to_string();
@@ -572,13 +572,12 @@ impl Xboard {
     /// one without it or when it cannot be used for this game.
     fn load_eval(&mut self) {
         let kind = self.engine.kind;
-        let choice = EvalChoice::parse(&self.eval_file);
-        match Evaluator::choose(kind, &choice) {
+        match Evaluator::choose(kind, &self.eval) {
             Ok(ev) => {
                 self.engine.evaluator = Arc::new(ev);
                 self.eval_announced = false;
-                if matches!(choice, EvalChoice::File(_)) {
-                    self.announce_eval();
+                if matches!(self.eval, EvalChoice::File(_)) {
+                    self.announce_eval(false);
                 }
             }
             Err(e) => {
@@ -589,26 +588,21 @@ impl Xboard {
                 // The file stays the option's value: the next game of its
                 // variant plays it again.
                 self.engine.evaluator = Arc::new(Evaluator::default_for(kind));
-                self.announce_eval_from(false);
+                self.announce_eval(true);
             }
         }
     }
 
     /// `# evaluation: ...`: which evaluation plays (a comment line), read
-    /// from `EvalFile`'s file or built in.
-    fn announce_eval(&mut self) {
-        let from_file = matches!(EvalChoice::parse(&self.eval_file), EvalChoice::File(_));
-        self.announce_eval_from(from_file);
-    }
-
-    /// [`Self::announce_eval`], saying the evaluation is `EvalFile`'s file
-    /// if `from_file`, else built in.
-    fn announce_eval_from(&mut self, from_file: bool) {
+    /// from `EvalFile`'s file or built in (also when `fell_back` from a
+    /// file that cannot play this game).
+    fn announce_eval(&mut self, fell_back: bool) {
         let what = self.engine.evaluator.to_string();
-        let line = if from_file {
-            format!("# evaluation: {what} from {}", self.eval_file)
-        } else {
-            format!("# evaluation: {what} (built in)")
+        let line = match &self.eval {
+            EvalChoice::File(path) if !fell_back => {
+                format!("# evaluation: {what} from {}", path.display())
+            }
+            _ => format!("# evaluation: {what} (built in)"),
         };
         self.engine.out.line(&line);
         self.eval_announced = true;
@@ -729,7 +723,7 @@ impl Xboard {
             return;
         }
         if !self.eval_announced {
-            self.announce_eval();
+            self.announce_eval(false);
         }
         let limits = self.limits_for(&self.engine.game);
         let request =
